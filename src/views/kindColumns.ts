@@ -1,11 +1,14 @@
 import { formatLabelSelector } from '../labels/formatLabelSelector.ts';
 import { formatLabels } from '../labels/formatLabels.ts';
+import { canonicalQuantity } from '../quantities/canonicalQuantity.ts';
+import { hpaTargets } from '../printers/hpaTargets.ts';
 import { ingressHosts } from '../printers/ingressHosts.ts';
 import { jobCompletions, jobStatus } from '../printers/jobCells.ts';
 import { loadBalancerAddresses, serviceExternalIp } from '../printers/serviceExternalIp.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 
 type Obj = Record<string, unknown>;
+type Condition = { type?: unknown; status?: unknown };
 
 /** What a cell may depend on beyond the object: -o wide (it widens clipped cells) and the clock (durations). */
 export interface CellContext {
@@ -13,12 +16,19 @@ export interface CellContext {
   now: Date;
 }
 
-/** kubectl's columns for one kind, between NAME and AGE; `wide` ones come after AGE with -o wide. */
+/**
+ * kubectl's columns for one kind, between NAME and AGE; `wide` ones come after AGE with -o wide. Kinds the API server
+ * prints with its default Table convertor (Roles, ClusterRoles) or the CRD convertor have CREATED AT, an RFC 3339
+ * time, where the others have AGE.
+ */
 export interface KindColumns {
+  /** The NAME cell when it is more than the name (a default StorageClass is marked). */
+  name?: (manifest: Obj, name: string) => string;
   headers: string[];
   cells: (manifest: Obj, status: Obj | undefined, ctx: CellContext) => string[];
   wideHeaders: string[];
   wideCells: (manifest: Obj, status: Obj | undefined) => string[];
+  ageHeader?: 'AGE' | 'CREATED AT';
 }
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -55,6 +65,61 @@ const boolCell = (v: unknown): string => (v === true ? 'True' : 'False');
 
 /** An IntOrString as Go prints it. */
 const intOrString = (v: unknown): string => (typeof v === 'number' || typeof v === 'string' ? String(v) : 'N/A');
+
+/** A replica count the API server defaults to 1 when the template leaves it out. */
+const replicas = (m: Obj): number => {
+  const r = get(m, 'spec', 'replicas');
+  return typeof r === 'number' ? r : 1;
+};
+
+/** GetAccessModesAsString: the short names in this order, each once, whatever order the object lists them in. */
+const ACCESS_MODES: [string, string][] = [
+  ['ReadWriteOnce', 'RWO'],
+  ['ReadOnlyMany', 'ROX'],
+  ['ReadWriteMany', 'RWX'],
+  ['ReadWriteOncePod', 'RWOP'],
+];
+const accessModes = (modes: unknown): string =>
+  ACCESS_MODES.filter(([mode]) => list(modes).includes(mode))
+    .map(([, short]) => short)
+    .join(',');
+
+const annotation = (m: Obj, key: string): unknown => get(m, 'metadata', 'annotations', key);
+
+/**
+ * An autoscaling/v1 HPA's CPU target and utilization as the metrics the API server converts them to; with no metric
+ * at all the API server defaults a CPU utilization target of 80% (autoscaling/v2 SetDefaults, v1 conversion).
+ */
+function hpaMetrics(m: Obj, s: Obj | undefined): { metrics: unknown[]; current: unknown } {
+  const cpu = (v: unknown, key: 'target' | 'current') => ({
+    type: 'Resource',
+    resource: { name: 'cpu', [key]: { type: 'Utilization', averageUtilization: v } },
+  });
+  if (String(m.apiVersion ?? '') === 'autoscaling/v1') {
+    const target = get(m, 'spec', 'targetCPUUtilizationPercentage');
+    const current = s?.currentCPUUtilizationPercentage;
+    return {
+      metrics: [cpu(typeof target === 'number' ? target : 80, 'target')],
+      current: typeof current === 'number' ? [cpu(current, 'current')] : [],
+    };
+  }
+  const metrics = list(get(m, 'spec', 'metrics'));
+  return { metrics: metrics.length > 0 ? metrics : [cpu(80, 'target')], current: s?.currentMetrics };
+}
+
+/** rbac.SubjectsStrings: the subjects of one kind, a ServiceAccount as namespace/name. */
+const subjects = (m: Obj, kind: string): string =>
+  list<{ kind?: unknown; name?: unknown; namespace?: unknown }>(m.subjects)
+    .filter((s) => s?.kind === kind)
+    .map((s) => (kind === 'ServiceAccount' ? `${str(s.namespace) ?? ''}/${str(s.name) ?? ''}` : (str(s.name) ?? '')))
+    .join(', ');
+
+const bindingColumns: KindColumns = {
+  headers: ['ROLE'],
+  cells: (m) => [`${str(get(m, 'roleRef', 'kind')) ?? ''}/${str(get(m, 'roleRef', 'name')) ?? ''}`],
+  wideHeaders: ['USERS', 'GROUPS', 'SERVICEACCOUNTS'],
+  wideCells: (m) => [subjects(m, 'User'), subjects(m, 'Group'), subjects(m, 'ServiceAccount')],
+};
 
 const NONE: KindColumns = { headers: [], cells: () => [], wideHeaders: [], wideCells: () => [] };
 
@@ -201,6 +266,98 @@ export function kindColumns(kind: string): KindColumns {
       };
     case 'Namespace':
       return { ...NONE, headers: ['STATUS'], cells: () => ['Active'] };
+    case 'ReplicaSet':
+      return {
+        headers: ['DESIRED', 'CURRENT', 'READY'],
+        cells: (m, s) => [String(replicas(m)), String(num(s?.replicas)), String(num(s?.readyReplicas))],
+        wideHeaders: ['CONTAINERS', 'IMAGES', 'SELECTOR'],
+        wideCells: (m) => [containers(m).names, containers(m).images, selectorCell(get(m, 'spec', 'selector'))],
+      };
+    case 'HorizontalPodAutoscaler':
+      return {
+        ...NONE,
+        headers: ['REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS'],
+        cells: (m, s) => {
+          const { metrics, current } = hpaMetrics(m, s);
+          const min = get(m, 'spec', 'minReplicas');
+          return [
+            `${str(get(m, 'spec', 'scaleTargetRef', 'kind')) ?? ''}/${str(get(m, 'spec', 'scaleTargetRef', 'name')) ?? ''}`,
+            hpaTargets(metrics, current),
+            String(typeof min === 'number' ? min : 1),
+            String(num(get(m, 'spec', 'maxReplicas'))),
+            String(num(s?.currentReplicas)),
+          ];
+        },
+      };
+    case 'PersistentVolumeClaim':
+      return {
+        headers: ['STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS'],
+        cells: (m, s) => {
+          // A bound claim's capacity and modes are its volume's, from its status; the API server defaults the phase.
+          const volume = str(get(m, 'spec', 'volumeName')) ?? '';
+          const capacity = get(s, 'capacity', 'storage');
+          return [
+            get(m, 'metadata', 'deletionTimestamp') ? 'Terminating' : (str(s?.phase) ?? 'Pending'),
+            volume,
+            volume && capacity !== undefined ? String(canonicalQuantity(capacity, false) ?? '') : '',
+            volume ? accessModes(s?.accessModes) : '',
+            // GetPersistentVolumeClaimClass: the beta annotation wins over the field.
+            str(annotation(m, 'volume.beta.kubernetes.io/storage-class')) ??
+              str(get(m, 'spec', 'storageClassName')) ??
+              '',
+            str(get(m, 'spec', 'volumeAttributesClassName')) || '<unset>',
+          ];
+        },
+        wideHeaders: ['VOLUMEMODE'],
+        wideCells: (m) => [str(get(m, 'spec', 'volumeMode')) ?? 'Filesystem'],
+      };
+    case 'NetworkPolicy':
+      return { ...NONE, headers: ['POD-SELECTOR'], cells: (m) => [selectorCell(get(m, 'spec', 'podSelector') ?? {})] };
+    case 'RoleBinding':
+    case 'ClusterRoleBinding':
+      return bindingColumns;
+    case 'StorageClass':
+      return {
+        ...NONE,
+        name: (m, name) =>
+          annotation(m, 'storageclass.kubernetes.io/is-default-class') === 'true' ||
+          annotation(m, 'storageclass.beta.kubernetes.io/is-default-class') === 'true'
+            ? `${name} (default)`
+            : name,
+        headers: ['PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION'],
+        cells: (m) => [
+          str(m.provisioner) ?? '',
+          str(m.reclaimPolicy) ?? 'Delete',
+          str(m.volumeBindingMode) ?? 'Immediate',
+          String(m.allowVolumeExpansion === true),
+        ],
+      };
+    case 'ServiceAccount':
+      return { ...NONE, headers: ['SECRETS'], cells: (m) => [String(list(m.secrets).length)] };
+    case 'Role':
+    case 'ClusterRole':
+      return { ...NONE, ageHeader: 'CREATED AT' };
+    case 'CustomResourceDefinition':
+      // The CRD registry's own convertor (apiextensions-apiserver customresourcedefinition/tableconvertor).
+      return {
+        headers: ['SCOPE', 'VERSIONS'],
+        cells: (m) => [
+          str(get(m, 'spec', 'scope')) ?? '',
+          list<{ name?: unknown; served?: unknown; storage?: unknown }>(get(m, 'spec', 'versions'))
+            .filter((v) => v?.served === true)
+            .map((v) => `${str(v.name) ?? ''}${v.storage === true ? '(storage)' : ''}`)
+            .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+            .join(','),
+        ],
+        ageHeader: 'CREATED AT',
+        wideHeaders: ['GROUP', 'KIND', 'SHORTNAMES', 'ESTABLISHED'],
+        wideCells: (m, s) => [
+          str(get(m, 'spec', 'group')) ?? '',
+          str(get(m, 'spec', 'names', 'kind')) ?? '',
+          list<string>(get(m, 'spec', 'names', 'shortNames')).join(','),
+          String(list<Condition>(s?.conditions).some((c) => c?.type === 'Established' && c.status === 'True')),
+        ],
+      };
     default:
       return NONE;
   }

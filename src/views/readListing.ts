@@ -2,6 +2,7 @@ import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimit
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
 import { groupOf, parseRefKey, refKey, versionOf, type ObjectRef } from '../api/kinds.ts';
+import { formatTime } from '../time/formatTime.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import {
@@ -58,6 +59,9 @@ export interface Listing {
 
 const age = (now: Date, seconds: number | undefined) =>
   seconds === undefined ? '<unknown>' : humanDuration(now.getTime() - seconds * 1000);
+/** The default Table convertor's Created At: the creation time in UTC, RFC 3339; Go's zero time when unknown. */
+const createdAt = (seconds: number | undefined) =>
+  seconds === undefined ? '0001-01-01T00:00:00Z' : formatTime(new Date(seconds * 1000));
 const conditionStatus = (conditions: Condition[] | undefined, type: string) =>
   conditions?.find((c) => c.type === type)?.status ?? 'Unknown';
 
@@ -474,14 +478,14 @@ async function listTemplates(
     ...(showNs ? ['NAMESPACE'] : []),
     'NAME',
     ...cols.headers,
-    'AGE',
+    cols.ageHeader ?? 'AGE',
     ...(q.wide ? [...cols.wideHeaders, 'CLUSTERS'] : []),
   ];
   const rows = views.map(({ ref, entry, manifest, status }) => [
     ...(showNs ? [ref.namespace] : []),
-    ref.name,
+    cols.name ? cols.name(manifest, ref.name) : ref.name,
     ...cols.cells(manifest, status, { wide: q.wide, now: q.now }),
-    age(q.now, ages.get(entry.file)),
+    cols.ageHeader === 'CREATED AT' ? createdAt(ages.get(entry.file)) : age(q.now, ages.get(entry.file)),
     ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
   ]);
   const objects = views.map((v) => v.object);

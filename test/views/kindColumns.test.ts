@@ -133,4 +133,225 @@ test('CronJob, Ingress and PodDisruptionBudget have their kubectl columns', () =
   ]);
 });
 
+const headers = (kind: string, wide = false) => {
+  const cols = kindColumns(kind);
+  return ['NAME', ...cols.headers, cols.ageHeader ?? 'AGE', ...(wide ? cols.wideHeaders : [])];
+};
+
+test('HorizontalPodAutoscaler columns: REFERENCE, TARGETS, MINPODS, MAXPODS and REPLICAS as the API server defaults them', () => {
+  assert.equal(headers('HorizontalPodAutoscaler'), [
+    'NAME',
+    'REFERENCE',
+    'TARGETS',
+    'MINPODS',
+    'MAXPODS',
+    'REPLICAS',
+    'AGE',
+  ]);
+  const ref = { kind: 'Deployment', name: 'web' };
+  // autoscaling/v2 defaults minReplicas to 1 and, with no metric, a CPU utilization target of 80%.
+  assert.equal(
+    row('HorizontalPodAutoscaler', { apiVersion: 'autoscaling/v2', spec: { scaleTargetRef: ref, maxReplicas: 5 } }),
+    ['Deployment/web', 'cpu: <unknown>/80%', '1', '5', '0'],
+  );
+  const memory = {
+    type: 'Resource',
+    resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Gi' } },
+  };
+  assert.equal(
+    row(
+      'HorizontalPodAutoscaler',
+      {
+        apiVersion: 'autoscaling/v2',
+        spec: { scaleTargetRef: ref, minReplicas: 2, maxReplicas: 10, metrics: [memory] },
+      },
+      {
+        currentReplicas: 3,
+        currentMetrics: [{ type: 'Resource', resource: { name: 'memory', current: { averageValue: '512Mi' } } }],
+      },
+    ),
+    ['Deployment/web', 'memory: 512Mi/1Gi', '2', '10', '3'],
+  );
+  // autoscaling/v1's CPU percentages are the Resource metric the API server converts them to.
+  assert.equal(
+    row(
+      'HorizontalPodAutoscaler',
+      {
+        apiVersion: 'autoscaling/v1',
+        spec: { scaleTargetRef: ref, maxReplicas: 4, targetCPUUtilizationPercentage: 60 },
+      },
+      { currentReplicas: 2, currentCPUUtilizationPercentage: 45 },
+    ),
+    ['Deployment/web', 'cpu: 45%/60%', '1', '4', '2'],
+  );
+});
+
+test('PersistentVolumeClaim columns: a bound claim shows its capacity and access modes, the class annotation wins', () => {
+  assert.equal(headers('PersistentVolumeClaim', true), [
+    'NAME',
+    'STATUS',
+    'VOLUME',
+    'CAPACITY',
+    'ACCESS MODES',
+    'STORAGECLASS',
+    'VOLUMEATTRIBUTESCLASS',
+    'AGE',
+    'VOLUMEMODE',
+  ]);
+  const claim = { spec: { storageClassName: 'fast', resources: { requests: { storage: '1Gi' } } } };
+  // The API server defaults the phase to Pending and the volume mode to Filesystem.
+  assert.equal(row('PersistentVolumeClaim', claim, undefined, true), [
+    'Pending',
+    '',
+    '',
+    '',
+    'fast',
+    '<unset>',
+    'Filesystem',
+  ]);
+  assert.equal(
+    row(
+      'PersistentVolumeClaim',
+      {
+        metadata: { annotations: { 'volume.beta.kubernetes.io/storage-class': 'legacy' } },
+        spec: { ...claim.spec, volumeName: 'pv-1', volumeAttributesClassName: 'gold', volumeMode: 'Block' },
+      },
+      {
+        phase: 'Bound',
+        capacity: { storage: '1024Mi' },
+        accessModes: ['ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOnce'],
+      },
+      true,
+    ),
+    ['Bound', 'pv-1', '1Gi', 'RWO,RWX', 'legacy', 'gold', 'Block'],
+  );
+  // Without a volume the claim's status says nothing of capacity or modes.
+  assert.equal(
+    row('PersistentVolumeClaim', claim, {
+      phase: 'Lost',
+      capacity: { storage: '1Gi' },
+      accessModes: ['ReadWriteOnce'],
+    }).slice(0, 4),
+    ['Lost', '', '', ''],
+  );
+});
+
+test('ReplicaSet, NetworkPolicy and ServiceAccount columns', () => {
+  assert.equal(headers('ReplicaSet', true), [
+    'NAME',
+    'DESIRED',
+    'CURRENT',
+    'READY',
+    'AGE',
+    'CONTAINERS',
+    'IMAGES',
+    'SELECTOR',
+  ]);
+  assert.equal(
+    row('ReplicaSet', { spec: { selector: { matchLabels: { app: 'web' } }, ...podTemplate } }, { replicas: 1 }, true),
+    ['1', '1', '0', 'app', 'app:1', 'app=web'],
+  );
+  assert.equal(headers('NetworkPolicy'), ['NAME', 'POD-SELECTOR', 'AGE']);
+  assert.equal(row('NetworkPolicy', { spec: { podSelector: {} } }), ['<none>']);
+  assert.equal(
+    row('NetworkPolicy', { spec: { podSelector: { matchExpressions: [{ key: 'role', operator: 'Exists' }] } } }),
+    ['role'],
+  );
+  assert.equal(headers('ServiceAccount'), ['NAME', 'SECRETS', 'AGE']);
+  assert.equal(row('ServiceAccount', { secrets: [{ name: 'a' }, { name: 'b' }] }), ['2']);
+  assert.equal(row('ServiceAccount', {}), ['0']);
+});
+
+test('RoleBinding and ClusterRoleBinding show ROLE, and with -o wide their subjects by kind', () => {
+  for (const kind of ['RoleBinding', 'ClusterRoleBinding'])
+    assert.equal(headers(kind, true), ['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
+  const binding = {
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [
+      { kind: 'User', name: 'alice' },
+      { kind: 'ServiceAccount', name: 'builder', namespace: 'ci' },
+      { kind: 'Group', name: 'devs' },
+      { kind: 'User', name: 'bob' },
+    ],
+  };
+  assert.equal(row('RoleBinding', binding, undefined, true), ['ClusterRole/view', 'alice, bob', 'devs', 'ci/builder']);
+  assert.equal(row('ClusterRoleBinding', { roleRef: binding.roleRef }, undefined, true), [
+    'ClusterRole/view',
+    '',
+    '',
+    '',
+  ]);
+});
+
+test('StorageClass columns: the API defaults, and a default class marked in NAME by either annotation', () => {
+  assert.equal(headers('StorageClass'), [
+    'NAME',
+    'PROVISIONER',
+    'RECLAIMPOLICY',
+    'VOLUMEBINDINGMODE',
+    'ALLOWVOLUMEEXPANSION',
+    'AGE',
+  ]);
+  const cols = kindColumns('StorageClass');
+  assert.equal(row('StorageClass', { provisioner: 'ebs.csi.aws.com' }), [
+    'ebs.csi.aws.com',
+    'Delete',
+    'Immediate',
+    'false',
+  ]);
+  assert.equal(
+    row('StorageClass', {
+      provisioner: 'p',
+      reclaimPolicy: 'Retain',
+      volumeBindingMode: 'WaitForFirstConsumer',
+      allowVolumeExpansion: true,
+    }),
+    ['p', 'Retain', 'WaitForFirstConsumer', 'true'],
+  );
+  const marked = (annotations: Record<string, string>) => cols.name?.({ metadata: { annotations } }, 'gp3');
+  assert.is(marked({ 'storageclass.kubernetes.io/is-default-class': 'true' }), 'gp3 (default)');
+  assert.is(marked({ 'storageclass.beta.kubernetes.io/is-default-class': 'true' }), 'gp3 (default)');
+  assert.is(marked({ 'storageclass.kubernetes.io/is-default-class': 'false' }), 'gp3');
+});
+
+test('Role, ClusterRole and CustomResourceDefinition print CREATED AT where others print AGE', () => {
+  assert.equal(headers('Role'), ['NAME', 'CREATED AT']);
+  assert.equal(headers('ClusterRole', true), ['NAME', 'CREATED AT']);
+  assert.equal(headers('CustomResourceDefinition', true), [
+    'NAME',
+    'SCOPE',
+    'VERSIONS',
+    'CREATED AT',
+    'GROUP',
+    'KIND',
+    'SHORTNAMES',
+    'ESTABLISHED',
+  ]);
+  const crd = {
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind: 'Widget', plural: 'widgets', shortNames: ['wg', 'wdg'] },
+      versions: [
+        { name: 'v2', served: true, storage: true },
+        { name: 'v1beta1', served: false, storage: false },
+        { name: 'v1', served: true, storage: false },
+      ],
+    },
+  };
+  // Served versions only, sorted, the stored one marked; established from the status's condition.
+  assert.equal(row('CustomResourceDefinition', crd, undefined, true), [
+    'Namespaced',
+    'v1,v2(storage)',
+    'example.com',
+    'Widget',
+    'wg,wdg',
+    'false',
+  ]);
+  assert.is(
+    row('CustomResourceDefinition', crd, { conditions: [{ type: 'Established', status: 'True' }] }, true)[5],
+    'true',
+  );
+});
+
 test.run();
