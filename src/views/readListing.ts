@@ -21,6 +21,7 @@ import { withoutWorkOnlyAnnotations, WORK_ONLY_ANNOTATIONS } from '../branches/r
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
+import { crdPrinterColumns, type PrinterColumn } from './crdPrinterColumns.ts';
 import { kindColumns } from './kindColumns.ts';
 import { listPolicies, readPolicyViews } from './policyViews.ts';
 import { replicasFromAutoscaler, replicasFromMembers } from './replicasFromMembers.ts';
@@ -472,8 +473,28 @@ async function listTemplates(
   const clusterScoped = entries.length > 0 && entries.every((e) => e.ref.namespace === '');
   const views = await readTemplateViews(fleet, entries, q.cluster);
   const ages = await readFirstSeen(fleet.repo, fleet.source.commit.oid, [...new Set(entries.map((e) => e.entry.file))]);
-  const cols = kindColumns(type.kind);
   const showNs = q.allNamespaces && !clusterScoped;
+  const custom = await customColumns(fleet, entries[0]?.ref);
+  if (custom) {
+    const shown = custom.filter((c) => q.wide || !c.wide);
+    return {
+      headers: [
+        ...(showNs ? ['NAMESPACE'] : []),
+        'NAME',
+        ...shown.map((c) => c.header),
+        ...(q.wide ? ['CLUSTERS'] : []),
+      ],
+      rows: views.map(({ ref, entry, object }) => [
+        ...(showNs ? [ref.namespace] : []),
+        ref.name,
+        ...shown.map((c) => c.cell(object, age(q.now, ages.get(entry.file)), q.now)),
+        ...(q.wide ? [entry.clusters.join(',') || '<none>'] : []),
+      ]),
+      objects: views.map((v) => v.object),
+      namespaced: !clusterScoped && !q.allNamespaces,
+    };
+  }
+  const cols = kindColumns(type.kind);
   const headers = [
     ...(showNs ? ['NAMESPACE'] : []),
     'NAME',
@@ -490,6 +511,24 @@ async function listTemplates(
   ]);
   const objects = views.map((v) => v.object);
   return { headers, rows, objects, namespaced: !clusterScoped && !q.allNamespaces };
+}
+
+/**
+ * The printer columns of a custom kind whose CustomResourceDefinition is a template of the repo, for the version the
+ * listed object is at; undefined for other kinds, which print kubectl's built-in columns.
+ */
+async function customColumns(fleet: Fleet, ref: ObjectRef | undefined): Promise<PrinterColumn[] | undefined> {
+  if (!ref || ref.kind === 'CustomResourceDefinition') return undefined;
+  const crds = Object.entries(requireRendered(fleet).index.templates)
+    .map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
+    .filter((e) => e.ref.kind === 'CustomResourceDefinition' && groupOf(e.ref.apiVersion) === 'apiextensions.k8s.io');
+  if (crds.length === 0) return undefined;
+  const group = groupOf(ref.apiVersion);
+  const crd = (await readTemplates(fleet, crds)).find((c) => {
+    const spec = (c?.spec ?? {}) as { group?: unknown; names?: { kind?: unknown } };
+    return spec.group === group && spec.names?.kind === ref.kind;
+  });
+  return crd ? crdPrinterColumns(crd, versionOf(ref.apiVersion)) : undefined;
 }
 
 /** One template as `get` shows it: the manifest (replicas as the members run them), its status, and the -o json object. */

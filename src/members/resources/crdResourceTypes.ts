@@ -1,6 +1,7 @@
 import type { KubeObject, PrintColumn, ResourceType } from '../types.ts';
 import { ageColumn, nameColumn } from './printColumns.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
+import { printerColumnPath } from '../../printers/printerColumnPath.ts';
 
 /** The resource types one CustomResourceDefinition serves: one per served version. */
 export function crdResourceTypes(crd: KubeObject): ResourceType[] {
@@ -42,7 +43,7 @@ function crdColumns(printerColumns: any[]): PrintColumn[] {
         description: c.description ?? '',
         priority: c.priority ? 1 : 0,
         cell: (o, now) => {
-          const value = evaluateSimpleJsonPath(o, c.jsonPath);
+          const value = printerColumnPath(o, c.jsonPath);
           if (c.type === 'date')
             return typeof value === 'string' ? humanDuration(now - Date.parse(value)) : '<unknown>';
           if (value === undefined) return c.type === 'integer' || c.type === 'number' ? 0 : '';
@@ -51,19 +52,4 @@ function crdColumns(printerColumns: any[]): PrintColumn[] {
       }),
     ),
   ];
-}
-
-/** `.spec.size` / `.status.conditions[0].type` style paths, which is all additionalPrinterColumns allow. */
-export function evaluateSimpleJsonPath(obj: unknown, jsonPath: string): unknown {
-  const steps = jsonPath
-    .replace(/^\{?\.?/, '')
-    .replace(/\}$/, '')
-    .split(/\.|\[(\d+)\]/)
-    .filter((s) => s !== undefined && s !== '');
-  let current: unknown = obj;
-  for (const step of steps) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[step];
-  }
-  return current;
 }
