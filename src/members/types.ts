@@ -58,7 +58,7 @@ export interface PrintColumn {
   description?: string;
   /** 0 = default output, 1 = only with `-o wide`. */
   priority: 0 | 1;
-  cell: (obj: KubeObject, now: number) => string | number | boolean;
+  cell: (obj: KubeObject, now: number) => string | number | boolean | null;
 }
 
 export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'exec' | 'attach' | 'portforward';

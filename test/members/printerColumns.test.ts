@@ -1,15 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MemberHarness, waitFor } from './helpers/memberHarness.ts';
+import { MemberHarness, api, waitFor } from './helpers/memberHarness.ts';
 
 // What the real kubectl prints from the member's Tables for each kind, cell by cell as kube-apiserver's printers
 // (pkg/printers/internalversion/printers.go) write them.
 
 const harness = new MemberHarness();
 let kubectl: ReturnType<MemberHarness['kubectl']>;
+let member: Awaited<ReturnType<MemberHarness['start']>>;
 
 test.before(async () => {
-  const member = await harness.start({ name: 'member1', readyDelayMs: 50 });
+  member = await harness.start({ name: 'member1', readyDelayMs: 50 });
   kubectl = harness.kubectl([member]);
 });
 
@@ -195,6 +196,76 @@ spec:
   assert.match(await get('validatingwebhookconfiguration', 'guard'), /^NAME\s+WEBHOOKS\s+AGE\nguard\s+1\s+\S+$/m);
   assert.match(await get('runtimeclass', 'sandboxed'), /^sandboxed\s+runsc\s+\S+$/m);
   assert.match(await get('limitrange', 'limits'), /^NAME\s+CREATED AT\nlimits\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+});
+
+test('custom resources print blank cells for missing or mistyped values, objects as JSON, and AGE without printer columns', async () => {
+  await apply(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.ex.io}
+spec:
+  group: ex.io
+  scope: Namespaced
+  names: {kind: Gadget, plural: gadgets, singular: gadget, listKind: GadgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    - {name: Ratio, type: number, jsonPath: .spec.ratio}
+    - {name: Enabled, type: boolean, jsonPath: .spec.enabled}
+    - {name: Conf, type: string, jsonPath: .spec.conf}
+    - {name: Ready, type: string, jsonPath: '.status.conditions[?(@.type=="Ready")].status'}
+    - {name: Since, type: date, jsonPath: .spec.since}
+    - {name: Tail, type: string, jsonPath: '.spec.list[-1]'}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: plains.ex.io}
+spec:
+  group: ex.io
+  scope: Namespaced
+  names: {kind: Plain, plural: plains, singular: plain, listKind: PlainList}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+`);
+  const created = await waitFor('the custom kinds served', async () => {
+    const out = await kubectl(
+      ['apply', '-f', '-'],
+      `apiVersion: ex.io/v1
+kind: Gadget
+metadata: {name: full, namespace: default}
+spec: {size: 2.7, ratio: 3, enabled: true, conf: {b: 1, a: "<x>"}, since: soon, list: [a, b]}
+status: {conditions: [{type: Synced, status: "False"}, {type: Ready, status: "True"}]}
+---
+apiVersion: ex.io/v1
+kind: Gadget
+metadata: {name: odd, namespace: default}
+spec: {size: "2", ratio: "x", enabled: "yes", since: ""}
+---
+apiVersion: ex.io/v1
+kind: Plain
+metadata: {name: p1, namespace: default}
+`,
+    );
+    return out.code === 0 ? out : undefined;
+  });
+  assert.ok(created);
+  const gadgets = await get('gadgets', 'full', 'odd');
+  assert.match(gadgets, /^full\s+2\s+3\s+true\s+\{"a":"\\u003cx\\u003e","b":1\}\s+True\s+<invalid>\s+b$/m);
+  assert.match(gadgets, /^odd\s+<unknown>\s*$/m);
+  const table = await api(member, 'GET', '/apis/ex.io/v1/namespaces/default/plains', {
+    accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+  });
+  assert.equal(
+    table.body.columnDefinitions.map((c: any) => [c.name, c.type]),
+    [
+      ['Name', 'string'],
+      ['Age', 'date'],
+    ],
+  );
+  assert.match(await get('plains'), /^p1\s+\d+s$/m);
 });
 
 test.run();

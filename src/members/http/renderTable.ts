@@ -27,7 +27,7 @@ export function renderTable(
         ? []
         : rt.columns.map((c) => ({
             name: c.name,
-            type: c.type === 'date' ? 'string' : c.type,
+            type: c.type,
             format: c.format ?? '',
             description: c.description ?? '',
             priority: c.priority,

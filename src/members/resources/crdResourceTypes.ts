@@ -1,7 +1,7 @@
 import type { KubeObject, PrintColumn, ResourceType } from '../types.ts';
 import { ageColumn, nameColumn } from './printColumns.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
-import { printerColumnPath } from '../../printers/printerColumnPath.ts';
+import { findJsonPath } from '../../printers/printerColumnPath.ts';
 
 /** The resource types one CustomResourceDefinition serves: one per served version. */
 export function crdResourceTypes(crd: KubeObject): ResourceType[] {
@@ -32,24 +32,87 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
     );
 }
 
+// serveDefaultColumnsIfEmpty: a version without printer columns is served as one printing only its age.
+const DEFAULT_COLUMNS = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }];
+
 function crdColumns(printerColumns: any[]): PrintColumn[] {
-  if (printerColumns.length === 0) return [nameColumn, ageColumn];
+  const columns = printerColumns.length === 0 ? DEFAULT_COLUMNS : printerColumns;
   return [
     nameColumn,
-    ...printerColumns.map(
-      (c): PrintColumn => ({
+    ...columns.map(
+      (c: any): PrintColumn => ({
         name: c.name,
-        type: c.type === 'date' ? 'string' : c.type,
-        description: c.description ?? '',
+        type: c.type,
+        ...(c.format ? { format: c.format } : {}),
+        description:
+          c.description ||
+          (c === DEFAULT_COLUMNS[0]
+            ? (ageColumn.description ?? '')
+            : `Custom resource definition column (in JSONPath format): ${c.jsonPath}`),
         priority: c.priority ? 1 : 0,
-        cell: (o, now) => {
-          const value = printerColumnPath(o, c.jsonPath);
-          if (c.type === 'date')
-            return typeof value === 'string' ? humanDuration(now - Date.parse(value)) : '<unknown>';
-          if (value === undefined) return c.type === 'integer' || c.type === 'number' ? 0 : '';
-          return typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
-        },
+        cell: (o, now) => customResourceCell(c.type, findJsonPath(o, c.jsonPath), now),
       }),
     ),
   ];
+}
+
+/**
+ * One cell of a custom resource's Table (apiextensions-apiserver's tableconvertor): nothing found, or a value not
+ * of the column's type, is a nil cell, which kubectl prints blank; a string column prints what JSONPath prints.
+ */
+export function customResourceCell(
+  type: string,
+  found: { value: unknown } | undefined,
+  now: number,
+): string | number | boolean | null {
+  if (!found) return null;
+  const { value } = found;
+  if (type === 'string') return jsonPathText(value);
+  if (value === null) return null;
+  switch (type) {
+    case 'integer':
+      return typeof value === 'number' ? Math.trunc(value) : null;
+    case 'number':
+      return typeof value === 'number' ? value : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'date':
+      return typeof value === 'string' ? dateCell(value, now) : null;
+    default:
+      return null;
+  }
+}
+
+// JSONPath's PrintResults: objects and lists as encoding/json writes them, a null as text/template does.
+function jsonPathText(value: unknown): string {
+  if (value === null) return '<no value>';
+  if (typeof value === 'object') return goJson(value);
+  return String(value);
+}
+
+/** encoding/json's output: map keys sorted, and <, >, & and the JavaScript line separators escaped. */
+function goJson(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return JSON.stringify(sorted(value)).replace(
+    /[<>&\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+// metav1.Time's UnmarshalQueryParameter then ConvertToHumanReadableDateType: empty is the zero time.
+function dateCell(text: string, now: number): string {
+  if (text === '' || text === 'null') return '<unknown>';
+  const at = RFC3339.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? '<invalid>' : humanDuration(now - at);
 }
