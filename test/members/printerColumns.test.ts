@@ -268,4 +268,47 @@ metadata: {name: p1, namespace: default}
   assert.match(await get('plains'), /^p1\s+\d+s$/m);
 });
 
+test('events print their source, first time and count from the events.k8s.io fields, and a kind alone without a name', async () => {
+  const old = new Date(Date.now() - 600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  await apply(`apiVersion: v1
+kind: Event
+metadata: {name: ev1, namespace: default}
+involvedObject: {kind: Node}
+reason: Rebooted
+type: Normal
+message: rebooted
+firstTimestamp: "${old}"
+reportingComponent: kubelet
+reportingInstance: node-a
+source: {}
+`);
+  const out = await get('events', 'ev1', '-o', 'wide');
+  assert.match(out, /^10m\s+Normal\s+Rebooted\s+node\s+kubelet,\s+node-a\s+rebooted\s+10m\s+1\s+ev1$/m);
+});
+
+test('nodes print roles from both role labels, and <unknown> for empty system info', async () => {
+  await apply(`apiVersion: v1
+kind: Node
+metadata:
+  name: worker-1
+  labels: {node-role.kubernetes.io/infra: "", kubernetes.io/role: edge}
+`);
+  const out = await get('nodes', 'worker-1', '-o', 'wide');
+  assert.match(out, /^worker-1\s+\S+\s+edge,infra\s+.*<unknown>\s+<unknown>\s+<unknown>$/m);
+});
+
+test('pods print how many of their readiness gates are true', async () => {
+  await apply(`apiVersion: v1
+kind: Pod
+metadata: {name: gated, namespace: default}
+spec:
+  readinessGates: [{conditionType: example.com/lb}, {conditionType: example.com/dns}]
+  containers: [{name: c, image: busybox}]
+`);
+  const status = JSON.stringify({ status: { conditions: [{ type: 'example.com/lb', status: 'True' }] } });
+  const patched = await kubectl(['patch', 'pod', 'gated', '--subresource=status', '--type=strategic', '-p', status]);
+  assert.is(patched.code, 0, patched.stderr);
+  assert.match(await get('pods', 'gated', '-o', 'wide'), /^gated\s+.*\s1\/2$/m);
+});
+
 test.run();

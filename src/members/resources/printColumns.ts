@@ -60,6 +60,15 @@ export function formatSelectorCell(selector: any): string {
   return (selector && typeof selector === 'object' ? formatLabelSelector(selector) : '') || NONE;
 }
 
+/** `true/total` of the pod's readiness gates, each read from the first condition of its type. */
+function readinessGates(o: KubeObject): string {
+  const gates: any[] = o.spec?.readinessGates ?? [];
+  if (gates.length === 0) return NONE;
+  const conditions: any[] = o.status?.conditions ?? [];
+  const met = gates.filter((g) => conditions.find((c) => c?.type === g?.conditionType)?.status === 'True').length;
+  return `${met}/${gates.length}`;
+}
+
 const podColumns: PrintColumn[] = [
   nameColumn,
   col('Ready', 'string', (o, now) => podCells(o, now).ready),
@@ -69,8 +78,20 @@ const podColumns: PrintColumn[] = [
   col('IP', 'string', (o) => o.status?.podIP ?? NONE, 1),
   col('Node', 'string', (o) => o.spec?.nodeName ?? NONE, 1),
   col('Nominated Node', 'string', (o) => o.status?.nominatedNodeName ?? NONE, 1),
-  col('Readiness Gates', 'string', () => NONE, 1),
+  col('Readiness Gates', 'string', readinessGates, 1),
 ];
+
+/** findNodeRoles: each non-empty node-role.kubernetes.io/<role> label and the value of kubernetes.io/role, once. */
+function nodeRoles(labels: Record<string, string> | undefined): string {
+  const roles = new Set<string>();
+  for (const [key, value] of Object.entries(labels ?? {})) {
+    if (key.startsWith('node-role.kubernetes.io/')) {
+      const role = key.slice('node-role.kubernetes.io/'.length);
+      if (role) roles.add(role);
+    } else if (key === 'kubernetes.io/role' && value) roles.add(value);
+  }
+  return [...roles].sort().join(',');
+}
 
 const nodeColumns: PrintColumn[] = [
   nameColumn,
@@ -79,12 +100,7 @@ const nodeColumns: PrintColumn[] = [
     const base = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown';
     return o.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
   }),
-  col('Roles', 'string', (o) => {
-    const roles = Object.keys(o.metadata.labels ?? {})
-      .filter((k) => k.startsWith('node-role.kubernetes.io/'))
-      .map((k) => k.slice('node-role.kubernetes.io/'.length));
-    return roles.length ? roles.sort().join(',') : NONE;
-  }),
+  col('Roles', 'string', (o) => nodeRoles(o.metadata.labels) || NONE),
   ageColumn,
   col('Version', 'string', (o) => o.status?.nodeInfo?.kubeletVersion ?? ''),
   col(
@@ -99,9 +115,9 @@ const nodeColumns: PrintColumn[] = [
     (o) => (o.status?.addresses ?? []).find((a: any) => a.type === 'ExternalIP')?.address ?? NONE,
     1,
   ),
-  col('OS-Image', 'string', (o) => o.status?.nodeInfo?.osImage ?? '', 1),
-  col('Kernel-Version', 'string', (o) => o.status?.nodeInfo?.kernelVersion ?? '', 1),
-  col('Container-Runtime', 'string', (o) => o.status?.nodeInfo?.containerRuntimeVersion ?? '', 1),
+  col('OS-Image', 'string', (o) => o.status?.nodeInfo?.osImage || '<unknown>', 1),
+  col('Kernel-Version', 'string', (o) => o.status?.nodeInfo?.kernelVersion || '<unknown>', 1),
+  col('Container-Runtime', 'string', (o) => o.status?.nodeInfo?.containerRuntimeVersion || '<unknown>', 1),
 ];
 
 const deploymentColumns: PrintColumn[] = [
@@ -313,26 +329,39 @@ const controllerOf = (o: KubeObject): string => {
   return `${ref.kind.toLowerCase()}${group ? `.${group}` : ''}/${ref.name}`;
 };
 
-/** An event's times: the series' last, else lastTimestamp, else eventTime (printEvent). */
-const eventSeen = (o: KubeObject, now: number, first: boolean): string => {
-  const at = first ? (o.firstTimestamp ?? o.eventTime) : (o.series?.lastObservedTime ?? o.lastTimestamp ?? o.eventTime);
-  return at ? humanDuration(now - Date.parse(at)) : '<unknown>';
-};
+const since = (at: unknown, now: number): string =>
+  typeof at === 'string' && at ? humanDuration(now - Date.parse(at)) : '<unknown>';
+
+/**
+ * printEvent: first seen from firstTimestamp else eventTime; last seen from a series, else lastTimestamp, else the
+ * first seen; the count of a series, else count, and 1 for a singleton of the events.k8s.io API that sets none.
+ */
+function eventCells(o: KubeObject, now: number): { first: string; last: string; count: number } {
+  const first = o.firstTimestamp ? since(o.firstTimestamp, now) : since(o.eventTime, now);
+  if (o.series) return { first, last: since(o.series.lastObservedTime, now), count: int(o.series.count) };
+  return { first, last: o.lastTimestamp ? since(o.lastTimestamp, now) : first, count: int(o.count) || 1 };
+}
+
+/** formatEventSource: component (else reportingComponent), then `, host` (else reportingInstance) when set. */
+function eventSource(o: KubeObject): string {
+  const component = o.source?.component || o.reportingComponent || '';
+  const instance = o.source?.host || o.reportingInstance || '';
+  return instance ? `${component}, ${instance}` : component;
+}
 
 const eventColumns: PrintColumn[] = [
-  col('Last Seen', 'string', (o, now) => eventSeen(o, now, false)),
+  col('Last Seen', 'string', (o, now) => eventCells(o, now).last),
   col('Type', 'string', (o) => o.type ?? ''),
   col('Reason', 'string', (o) => o.reason ?? ''),
-  col(
-    'Object',
-    'string',
-    (o) => `${String(o.involvedObject?.kind ?? '').toLowerCase()}/${o.involvedObject?.name ?? ''}`,
-  ),
+  col('Object', 'string', (o) => {
+    const kind = String(o.involvedObject?.kind ?? '').toLowerCase();
+    return o.involvedObject?.name ? `${kind}/${o.involvedObject.name}` : kind;
+  }),
   col('Subobject', 'string', (o) => o.involvedObject?.fieldPath ?? '', 1),
-  col('Source', 'string', (o) => [o.source?.component, o.source?.host].filter(Boolean).join(', '), 1),
+  col('Source', 'string', eventSource, 1),
   col('Message', 'string', (o) => String(o.message ?? '').trim()),
-  col('First Seen', 'string', (o, now) => eventSeen(o, now, true), 1),
-  col('Count', 'string', (o) => String(o.count ?? ''), 1),
+  col('First Seen', 'string', (o, now) => eventCells(o, now).first, 1),
+  col('Count', 'string', (o, now) => eventCells(o, now).count, 1),
   { ...nameColumn, priority: 1 },
 ];
 
