@@ -311,4 +311,34 @@ spec:
   assert.match(await get('pods', 'gated', '-o', 'wide'), /^gated\s+.*\s1\/2$/m);
 });
 
+test('claims print the beta storage-class annotation over the field and capacities, quota usage canonically', async () => {
+  await apply(`apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: legacy
+  namespace: default
+  annotations: {volume.beta.kubernetes.io/storage-class: slow}
+spec:
+  storageClassName: fast
+  volumeName: pv-legacy
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute, namespace: default}
+spec: {hard: {requests.cpu: "2", limits.memory: 1Gi}}
+`);
+  const claimStatus = JSON.stringify({ status: { phase: 'Bound', capacity: { storage: '2048Mi' } } });
+  const claim = await kubectl(['patch', 'pvc', 'legacy', '--subresource=status', '--type=merge', '-p', claimStatus]);
+  assert.is(claim.code, 0, claim.stderr);
+  const quotaStatus = JSON.stringify({
+    status: { hard: { 'requests.cpu': '2', 'limits.memory': '1Gi' }, used: { 'requests.cpu': '0.5' } },
+  });
+  const quota = await kubectl(['patch', 'quota', 'compute', '--subresource=status', '--type=merge', '-p', quotaStatus]);
+  assert.is(quota.code, 0, quota.stderr);
+  assert.match(await get('pvc', 'legacy'), /^legacy\s+Bound\s+pv-legacy\s+2Gi\s+slow\s+/m);
+  assert.match(await get('quota', 'compute'), /^compute\s+\S+\s+requests\.cpu: 500m\/2\s+limits\.memory: 0\/1Gi$/m);
+});
+
 test.run();

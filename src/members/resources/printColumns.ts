@@ -5,6 +5,7 @@ import { ingressHosts } from '../../printers/ingressHosts.ts';
 import { hpaTargets } from '../../printers/hpaTargets.ts';
 import { jobCompletions, jobStatus } from '../../printers/jobCells.ts';
 import { loadBalancerAddresses, serviceExternalIp } from '../../printers/serviceExternalIp.ts';
+import { canonicalQuantity } from '../../quantities/canonicalQuantity.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
 import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryPrintColumns.ts';
 import { podCells } from './printPod.ts';
@@ -263,14 +264,21 @@ const terminatingOr = (o: KubeObject, phase: unknown) =>
 const volumeMode = col('VolumeMode', 'string', (o) => o.spec?.volumeMode ?? '<unset>', 1);
 const attributesClass = col('VolumeAttributesClass', 'string', (o) => o.spec?.volumeAttributesClassName ?? '<unset>');
 
+/** Quantity.String: canonical form, and the zero quantity "0" for one not set. */
+const quantityText = (value: unknown): string => String(canonicalQuantity(value ?? '0', false));
+
+/** GetPersistentVolumeClass / GetPersistentVolumeClaimClass: the beta annotation, when present, over the field. */
+const storageClassOf = (o: KubeObject): string =>
+  o.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? o.spec?.storageClassName ?? '';
+
 // Capacity and access modes are a bound claim's, from its status (printPersistentVolumeClaim).
 const pvcColumns: PrintColumn[] = [
   nameColumn,
   col('Status', 'string', (o) => terminatingOr(o, o.status?.phase)),
   col('Volume', 'string', (o) => o.spec?.volumeName ?? ''),
-  col('Capacity', 'string', (o) => (o.spec?.volumeName ? (o.status?.capacity?.storage ?? '') : '')),
+  col('Capacity', 'string', (o) => (o.spec?.volumeName ? quantityText(o.status?.capacity?.storage) : '')),
   col('Access Modes', 'string', (o) => (o.spec?.volumeName ? accessModes(o.status?.accessModes) : '')),
-  col('StorageClass', 'string', (o) => o.spec?.storageClassName ?? ''),
+  col('StorageClass', 'string', storageClassOf),
   attributesClass,
   ageColumn,
   volumeMode,
@@ -278,12 +286,12 @@ const pvcColumns: PrintColumn[] = [
 
 const pvColumns: PrintColumn[] = [
   nameColumn,
-  col('Capacity', 'string', (o) => o.spec?.capacity?.storage ?? ''),
+  col('Capacity', 'string', (o) => quantityText(o.spec?.capacity?.storage)),
   col('Access Modes', 'string', (o) => accessModes(o.spec?.accessModes)),
   col('Reclaim Policy', 'string', (o) => o.spec?.persistentVolumeReclaimPolicy ?? ''),
   col('Status', 'string', (o) => terminatingOr(o, o.status?.phase)),
   col('Claim', 'string', (o) => (o.spec?.claimRef ? `${o.spec.claimRef.namespace}/${o.spec.claimRef.name}` : '')),
-  col('StorageClass', 'string', (o) => o.spec?.storageClassName ?? ''),
+  col('StorageClass', 'string', storageClassOf),
   attributesClass,
   col('Reason', 'string', (o) => o.status?.reason ?? ''),
   ageColumn,
@@ -292,15 +300,20 @@ const pvColumns: PrintColumn[] = [
 
 const createdAt = col('Created At', 'date', (o) => (o.metadata.creationTimestamp ?? '').replace(/\.\d+Z$/, 'Z'));
 
-/** `<used>/<hard>` of each quota'd resource, sorted, requests and limits apart (printResourceQuota). */
+/**
+ * `<used>/<hard>` of each quota'd resource, sorted, requests and limits apart (printResourceQuota reads status.hard,
+ * which the quota controller copies from spec.hard; the emulator runs none, so spec.hard stands in until it is set).
+ */
 const quotaUsage =
   (limits: boolean) =>
-  (o: KubeObject): string =>
-    Object.keys(o.spec?.hard ?? {})
+  (o: KubeObject): string => {
+    const hard: Record<string, unknown> = o.status?.hard ?? o.spec?.hard ?? {};
+    return Object.keys(hard)
       .filter((name) => name.startsWith('limits.') === limits)
       .sort()
-      .map((name) => `${name}: ${o.status?.used?.[name] ?? '0'}/${o.spec.hard[name]}`)
+      .map((name) => `${name}: ${quantityText(o.status?.used?.[name])}/${quantityText(hard[name])}`)
       .join(', ');
+  };
 
 const subjectsOf = (o: KubeObject, kind: string): string =>
   (o.subjects ?? [])
