@@ -59,18 +59,29 @@ export function sourceTreeEntries(limits: SourceLimits): number {
 const TREE_ENTRIES_PER_FILE = 20;
 
 /**
- * A source commit whose tree is past sourceTreeEntries, at '.': nothing of it is read, the render holds it whole
+ * A source commit whose tree is past sourceTreeEntries, or names a path over MAX_PATH_BYTES, at '.': nothing of it is read, the render holds it whole
  * (`lastGood`: the source commit the clusters keep, when known).
  */
 export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?: string): Problem {
-  const { entries, limit, path } = err.data;
+  const { kind, entries, limit, path } = err.data;
+  const kept = `nothing of it was rendered, every cluster keeps what ${lastGood ? lastGood.slice(0, 12) : 'the last good commit'} rendered`;
+  if (kind === 'path')
+    return {
+      file: '.',
+      line: 1,
+      column: 1,
+      code: 'COMMIT_TOO_LARGE',
+      severity: 'error',
+      message: `source commit ${source.slice(0, 12)} names a path of ${entries} bytes or more, over the ${limit} a checkout can write ('${path}'): ${kept}`,
+      fix: 'remove the folders nested that deep (git revert the commit that added them)',
+    };
   return {
     file: '.',
     line: 1,
     column: 1,
     code: 'COMMIT_TOO_LARGE',
     severity: 'error',
-    message: `source commit ${source.slice(0, 12)} names over ${limit} files and folders, each folder counted as often as a tree names it (${entries} when the walk stopped at '${path || '.'}'): nothing of it was rendered, every cluster keeps what ${lastGood ? lastGood.slice(0, 12) : 'the last good commit'} rendered`,
+    message: `source commit ${source.slice(0, 12)} names over ${limit} files and folders, each folder counted as often as a tree names it (${entries} at '${path || '.'}'): ${kept}`,
     fix: `remove the folders named many times over (git revert the commit that added them); if the repository is this large, raise --max-source-files (now ${limit / TREE_ENTRIES_PER_FILE}, ${TREE_ENTRIES_PER_FILE} files and folders each)`,
   };
 }

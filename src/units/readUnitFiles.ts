@@ -76,8 +76,12 @@ export async function listUnitFolder(repo: GitRepo, tree: string, dir: string): 
     throw new UnitFileTooLarge(
       tooLarge(
         `${dir}${err.data.path}`.replace(/\/$/, '') || '.',
-        `the unit's folder ${dir || '.'} holds over ${err.data.limit} files and folders, each folder counted as often as a tree names it`,
-        'remove the folders named many times over (git revert), or move what the tool does not need out of the unit',
+        err.data.kind === 'path'
+          ? `the unit's folder ${dir || '.'} names a path of ${err.data.entries} bytes or more, over the ${err.data.limit} a checkout can write`
+          : `the unit's folder ${dir || '.'} holds over ${err.data.limit} files and folders, each folder counted as often as a tree names it`,
+        err.data.kind === 'path'
+          ? 'remove the folders nested that deep (git revert)'
+          : 'remove the folders named many times over (git revert), or move what the tool does not need out of the unit',
       ),
     );
   }

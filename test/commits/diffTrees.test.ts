@@ -206,8 +206,11 @@ test('a bounded diff stops at its bound, counting each folder it compares as oft
     const started = performance.now();
     const err = await diffTrees(repo, null, bomb, { maxEntries: 100_000 }).catch((e: unknown) => e);
     assert.instance(err, TreeTooLargeError);
-    assert.ok((err as TreeTooLargeError).data.entries <= 101_000);
+    assert.is((err as TreeTooLargeError).data.entries, 1_001_000);
     assert.ok(performance.now() - started < 1000);
+    // Counted per distinct pair of folders before the walk: the whole count, at a bound no walk could reach here.
+    const whole = await diffTrees(repo, null, bomb, { maxEntries: 1_000_000_000 }).catch((e: unknown) => e);
+    assert.is((whole as TreeTooLargeError).data.entries, 1_001_001_000);
     // Gone in the new tree, the bomb is as large to walk.
     const empty = temp.git(['mktree'], { input: '' }).trim();
     assert.instance(
@@ -231,6 +234,10 @@ test('a bounded diff stops at its bound, counting each folder it compares as oft
       TreeTooLargeError,
     );
     assert.is((await diffTrees(repo, before, after, { maxEntries: 2_002_000 })).length, 1000);
+    assert.instance(
+      await diffTrees(repo, before, after, { maxEntries: 2_001_999 }).catch((e: unknown) => e),
+      TreeTooLargeError,
+    );
   } finally {
     temp.cleanup();
   }
@@ -244,6 +251,21 @@ test('a chain of folders thousands deep is diffed without growing the stack', as
     const changes = await diffTrees(repo, null, writeTreeChain(temp, 3000));
     assert.is(changes.length, 1);
     assert.is(changes[0]!.path.split('/').length, 3000);
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('a bounded diff refuses a path over 4096 bytes', async () => {
+  const temp = makeTempRepo();
+  try {
+    commitAll(temp);
+    const repo = await openRepo(temp.path);
+    assert.is((await diffTrees(repo, null, writeTreeChain(temp, 2048), { maxEntries: 10_000 }))[0]!.path.length, 4095);
+    const over = writeTreeChain(temp, 2049);
+    const err = await diffTrees(repo, null, over, { maxEntries: 10_000 }).catch((e: unknown) => e);
+    assert.is((err as TreeTooLargeError).data.kind, 'path');
+    assert.is((await diffTrees(repo, null, over)).length, 1);
   } finally {
     temp.cleanup();
   }

@@ -1,4 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 
 const git = (dir: string, args: string[], input?: string) =>
   execFileSync('git', args, { cwd: dir, input, encoding: 'utf8' }).trim();
@@ -24,6 +28,28 @@ export function commitTreeBomb(dir: string, branch = 'main', message = 'a billio
 /** A commit on `branch` with its head's tree, the bomb kept: its sha. */
 export function commitSameTree(dir: string, branch = 'main', message = 'keeps it'): string {
   const commit = git(dir, ['commit-tree', `${branch}^{tree}`, '-p', branch, '-m', message]);
+  git(dir, ['update-ref', `refs/heads/${branch}`, commit]);
+  return commit;
+}
+
+/**
+ * A commit on `branch` (HEAD's tree plus `deep/`, `depth` folders named `d` each in the one before, a file at the
+ * bottom), its trees written as loose objects here (a git process each would take minutes): its sha.
+ */
+export function commitDeepFolder(dir: string, depth: number, branch = 'main', message = 'a deep folder'): string {
+  const objects = path.join(dir, git(dir, ['rev-parse', '--git-dir']), 'objects');
+  let oid = git(dir, ['hash-object', '-w', '--stdin'], 'x\n');
+  let mode = '100644';
+  for (let level = 0; level < depth; level++) {
+    const body = Buffer.concat([Buffer.from(`${mode} d\0`), Buffer.from(oid, 'hex')]);
+    const object = Buffer.concat([Buffer.from(`tree ${body.length}\0`), body]);
+    oid = createHash('sha1').update(object).digest('hex');
+    fs.mkdirSync(path.join(objects, oid.slice(0, 2)), { recursive: true });
+    fs.writeFileSync(path.join(objects, oid.slice(0, 2), oid.slice(2)), deflateSync(object));
+    mode = '40000';
+  }
+  const root = git(dir, ['mktree'], `${git(dir, ['ls-tree', branch])}\n040000 tree ${oid}\tdeep\n`);
+  const commit = git(dir, ['commit-tree', root, '-p', branch, '-m', message]);
   git(dir, ['update-ref', `refs/heads/${branch}`, commit]);
   return commit;
 }

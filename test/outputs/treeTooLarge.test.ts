@@ -5,7 +5,7 @@ import { commitTrailers } from '../../src/branches/rendered/trailers.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
-import { commitSameTree, commitTreeBomb } from '../helpers/treeBomb.ts';
+import { commitDeepFolder, commitSameTree, commitTreeBomb } from '../helpers/treeBomb.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const NGINX_M1 = 'clusters/member1/default/deployment.apps_nginx.yaml';
@@ -72,6 +72,25 @@ test('a source tree too large to walk is held whole, and the next commit renders
     commitTrailers(await readCommitInfo(await openRepo(r.dir), next.outputCommit!))['Last-Good-Source'],
     undefined,
   );
+});
+
+test('a source commit naming a path longer than a checkout can write is held whole', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const good = r.commit(SOURCE, 'nginx');
+  await render(r);
+  const goodTree = r.git('rev-parse', 'flotilla/rendered^{tree}');
+  // `deep/d/…/d`: 4,205 bytes in 2,100 folders, well within 20,000 entries (1,000 files): refused for its path alone.
+  const deep = commitDeepFolder(r.dir, 2100);
+  const held = await renderRevision(await openRepo(r.dir), deep, { outputRef: OUT, limits: { maxSourceFiles: 1000 } });
+  assert.is(held.problems.length, 1);
+  const [problem] = held.problems;
+  assert.is(problem!.code, 'COMMIT_TOO_LARGE');
+  assert.match(problem!.message, `source commit ${deep.slice(0, 12)} names a path of`);
+  assert.match(problem!.message, 'over the 4096 a checkout can write');
+  assert.match(problem!.message, `every cluster keeps what ${good.slice(0, 12)} rendered`);
+  assert.match(problem!.fix, 'git revert');
+  assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), goodTree);
 });
 
 test.run();
