@@ -111,16 +111,31 @@ const omittedWhenEmpty = new Map<string, ReadonlySet<string>>();
  */
 export function dropEmptyFields(object: unknown, apiVersion: string, kind: string): void {
   const type = builtinTypeOf(apiVersion, kind);
-  if (!type) return;
-  eachField(object, type, [], (parent, key, field, at) => {
-    if (field === undefined) return;
-    let omitted = omittedWhenEmpty.get(at);
-    if (!omitted) omittedWhenEmpty.set(at, (omitted = new Set((OMITTED_WHEN_EMPTY[at] ?? '').split(' '))));
-    if (!omitted.has(key)) return;
-    const value = parent[key];
-    if (value === '' || value === 0 || value === false) delete parent[key];
-    else if (Array.isArray(value) ? value.length === 0 : isEmptyMap(value)) delete parent[key];
+  if (type) eachField(object, type, [], dropIfEmpty);
+}
+
+/**
+ * A value of a built-in type (`V1Toleration`, `V1NodeSelector`) as Go marshals it once decoded into that type: its
+ * declared fields that are null and its omitempty fields that are empty or zero left out, as dropNullFields and
+ * dropEmptyFields do, on a copy whose keys keep their order.
+ */
+export function marshalledAs(value: unknown, type: string): unknown {
+  const copy = structuredClone(value);
+  eachField(copy, type, [], (parent, key, field, at) => {
+    if (field !== undefined && parent[key] === null) delete parent[key];
+    else dropIfEmpty(parent, key, field, at);
   });
+  return copy;
+}
+
+function dropIfEmpty(parent: Record<string, unknown>, key: string, field: Field | null | undefined, at: string): void {
+  if (field === undefined) return;
+  let omitted = omittedWhenEmpty.get(at);
+  if (!omitted) omittedWhenEmpty.set(at, (omitted = new Set((OMITTED_WHEN_EMPTY[at] ?? '').split(' '))));
+  if (!omitted.has(key)) return;
+  const value = parent[key];
+  if (value === '' || value === 0 || value === false) delete parent[key];
+  else if (Array.isArray(value) ? value.length === 0 : isEmptyMap(value)) delete parent[key];
 }
 
 const isEmptyMap = (value: unknown): boolean =>

@@ -1,4 +1,5 @@
 import type { ResourceList } from '../api/cluster.ts';
+import { marshalledAs } from '../api/unknownFields.ts';
 import { podTemplateRequests } from './podRequests.ts';
 
 /** Where the pod template lets a replica run (workv1alpha2.NodeClaim); absent when it sets none of these. */
@@ -33,51 +34,24 @@ function nodeClaimOf(podSpec: Record<string, unknown>): NodeClaim | undefined {
   const hasSelector = selector !== undefined && selector !== null && typeof selector === 'object';
   const hasAffinity = required !== undefined && required !== null;
   if (!hasSelector && !hasAffinity && (tolerations?.length ?? 0) === 0) return undefined;
-  return {
+  return typedNodeClaim({
     ...(hasSelector && Object.keys(selector).length > 0 ? { nodeSelector: selector } : {}),
-    ...(tolerations && tolerations.length > 0 ? { tolerations: tolerations.map(typedToleration) } : {}),
-    ...(hasAffinity ? { hardNodeAffinity: typedNodeSelector(required) } : {}),
-  };
-}
-
-type Obj = Record<string, unknown>;
-
-// The binding holds corev1.Toleration and corev1.NodeSelector values, which Go marshals without the fields their
-// omitempty tags leave out when empty: what the template writes as `value: ""` or `matchFields: []` is not in it.
-// The keys keep the template's order.
-
-/** corev1.Toleration: key, operator, value, effect and tolerationSeconds are all omitempty. */
-function typedToleration(toleration: unknown): unknown {
-  return isObj(toleration)
-    ? withoutEmpty(toleration, ['key', 'operator', 'value', 'effect', 'tolerationSeconds'])
-    : toleration;
-}
-
-/** corev1.NodeSelector: its terms' matchExpressions and matchFields, and each requirement's values, are omitempty. */
-function typedNodeSelector(selector: unknown): unknown {
-  if (!isObj(selector) || !Array.isArray(selector.nodeSelectorTerms)) return selector;
-  const requirements = (list: unknown) =>
-    Array.isArray(list) ? list.map((r) => (isObj(r) ? withoutEmpty(r, ['values']) : r)) : list;
-  const terms = selector.nodeSelectorTerms.map((term) => {
-    if (!isObj(term)) return term;
-    const typed = withoutEmpty(term, ['matchExpressions', 'matchFields']);
-    for (const field of ['matchExpressions', 'matchFields'])
-      if (typed[field] !== undefined) typed[field] = requirements(typed[field]);
-    return typed;
+    ...(tolerations && tolerations.length > 0 ? { tolerations } : {}),
+    ...(hasAffinity ? { hardNodeAffinity: required } : {}),
   });
-  return { ...selector, nodeSelectorTerms: terms };
 }
 
-/** The object less the `omitempty` fields Go would leave out: null, "", and empty lists. */
-function withoutEmpty(object: Obj, omitempty: readonly string[]): Obj {
-  const out: Obj = {};
-  for (const [key, value] of Object.entries(object)) {
-    const empty = value === null || value === '' || (Array.isArray(value) && value.length === 0);
-    if (!(empty && omitempty.includes(key))) out[key] = value;
-  }
-  return out;
-}
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * The node claim as the binding holds it. Its tolerations and required node affinity are corev1.Toleration and
+ * corev1.NodeSelector values, whether copied from the pod template or decoded from a Lua GetReplicas result, which Go
+ * marshals without the fields their omitempty tags leave out when empty: what the template or the script writes as
+ * `value: ""` or `matchFields: []` is not in the binding. Keys keep their order.
+ */
+export function typedNodeClaim<T extends object>(claim: T): T {
+  const typed = { ...claim } as Record<string, unknown>;
+  if (Array.isArray(typed.tolerations))
+    typed.tolerations = typed.tolerations.map((toleration) => marshalledAs(toleration, 'V1Toleration'));
+  if (typed.hardNodeAffinity !== undefined)
+    typed.hardNodeAffinity = marshalledAs(typed.hardNodeAffinity, 'V1NodeSelector');
+  return typed as T;
 }

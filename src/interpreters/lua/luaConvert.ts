@@ -3,6 +3,7 @@
 // Encode → empty-table repair against the references → json.Unmarshal into the Go type the hook returns).
 import type { LuaWasm } from 'wasmoon';
 import { parseQuantity, type Quantity } from '../../quantities/parseQuantity.ts';
+import { typedNodeClaim } from '../replicaRequirements.ts';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export type JsonObject = { [key: string]: Json };
@@ -353,7 +354,7 @@ export function toReplicaRequirements(json: Json): JsonObject {
         );
       if (c.tolerations.length > 0) nodeClaim.tolerations = c.tolerations;
     }
-    out.nodeClaim = nodeClaim;
+    out.nodeClaim = typedNodeClaim(nodeClaim);
   }
   const request = objectField(fields.resourceRequest, 'ReplicaRequirements.resourceRequest', 'v1.ResourceList');
   if (request && Object.keys(request).length > 0) {

@@ -46,6 +46,27 @@ end`;
   });
 });
 
+test("GetReplicas: the node claim a script returns is held as Karmada's typed binding holds it, without empty omitempty fields", () => {
+  const script = `function GetReplicas(o)
+  local tolerations = o.spec.template.spec.tolerations
+  tolerations[1].value = ""
+  tolerations[1].effect = ""
+  table.insert(tolerations, { key = "", operator = "Equal", value = "x", effect = "" })
+  return 1, { nodeClaim = { tolerations = tolerations, hardNodeAffinity = { nodeSelectorTerms = {
+    { matchExpressions = { { key = "zone", operator = "In", values = { "a" } } } },
+  } } } }
+end`;
+  assert.equal(luaGetReplicas(script, deployment(1)).requirements, {
+    nodeClaim: {
+      hardNodeAffinity: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }] },
+      tolerations: [
+        { key: 'bar', operator: 'Exists' },
+        { operator: 'Equal', value: 'x' },
+      ],
+    },
+  });
+});
+
 test('GetReplicas with kube.resourceAdd, and nil requirements', () => {
   const script = `local kube = require("kube")
 function GetReplicas(o)
