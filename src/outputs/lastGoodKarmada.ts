@@ -326,6 +326,59 @@ export function lastGoodResolver(
   };
 }
 
+/** The last good definition of a template, and the file (as an earlier render read it) it is in. */
+export interface LastGoodTemplate {
+  file: string;
+  template: FileObjects['templates'][number];
+}
+
+/**
+ * The last good definitions of the broken templates of namespaced kinds `wanted` names (FederatedHPA and
+ * CronFederatedHPA, which the status side reads: Karmada's webhook refuses their invalid update and the old object
+ * goes on scaling), by refKey: the same rule and walk as for policies, over the renders `history` names. Templates
+ * are not kept by the render itself (a broken one holds its output), so this is asked for by whoever reads them.
+ */
+export async function lastGoodTemplates(
+  repo: GitRepo,
+  history: RenderHistory | null,
+  files: Iterable<FileObjects>,
+  wanted: (key: string) => boolean,
+): Promise<Map<string, LastGoodTemplate>> {
+  const out = new Map<string, LastGoodTemplate>();
+  if (!history) return out;
+  const keyOf = (t: LastGoodTemplate['template']) => refKey({ ...t.ref, namespace: t.ref.namespace ?? 'default' });
+  const walkers: Walker[] = [];
+  for (const f of files) {
+    if (f.unit) continue;
+    let all = f.unreadable;
+    let keys = new Set(f.broken.map(refKey).filter(wanted));
+    if (!all && keys.size === 0) continue;
+    walkers.push({
+      paths: [f.file],
+      step: (versions) => {
+        const version = versions.get(f.file) ?? null;
+        if (!version) return true;
+        if (version.unreadable) return false;
+        const broken = new Set(version.broken.map(refKey).filter(wanted));
+        for (const template of version.templates) {
+          const key = keyOf(template);
+          if (!wanted(key) || !(all || keys.has(key)) || out.has(key)) continue;
+          keys.delete(key);
+          out.set(key, { file: f.file, template });
+        }
+        if (all) {
+          all = false;
+          keys = broken;
+        } else for (const key of keys) if (!broken.has(key)) keys.delete(key);
+        return keys.size === 0;
+      },
+      bounded: () => {},
+    });
+  }
+  await walkEarlierRenders(repo, history.from, 0, walkers);
+  return out;
+}
+
 /** A search over the versions of some files, newest first: `step` returns true when it is over. */
 interface Walker {
   paths: string[];

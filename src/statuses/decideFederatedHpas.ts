@@ -4,7 +4,7 @@
 // (branches/status/autoscalerDecisions.ts) when the count changes. The render then gives the workload that count.
 import { parseDuration } from '../time/parseDuration.ts';
 import { defaultPlural, groupOf, parseRefKey, refKey } from '../api/kinds.ts';
-import type { Template } from '../api/model.ts';
+import type { FileObjects, Template } from '../api/model.ts';
 import {
   calculateAverageValueReplicas,
   calculateResourceReplicas,
@@ -45,6 +45,7 @@ import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { resolveResource, resourcePath } from '../deliveries/resolveResource.ts';
 import { sendRequest, type RetryPolicy } from '../deliveries/sendRequest.ts';
 import { loadSource } from '../outputs/loadSource.ts';
+import { lastGoodTemplates, renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
 import { formatQuantity } from '../quantities/canonicalQuantity.ts';
 import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.ts';
 import { formatTime } from '../time/formatTime.ts';
@@ -81,6 +82,8 @@ export interface AutoscalerMemory {
   /** The FederatedHPAs, CronFederatedHPAs and their targets of the last source commit read. */
   source?: {
     commit: string;
+    /** The render whose history gave the last valid definitions of those invalid in `commit`. */
+    rendered: string;
     fhpas: Template[];
     crons: Template[];
     templates: Map<string, Template>;
@@ -116,27 +119,48 @@ export interface DecideInput {
   options?: AutoscalerOptions;
 }
 
-function isFederatedHpa(t: Template): boolean {
-  return t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'FederatedHPA';
-}
-
-async function sourceObjects(repo: GitRepo, commit: string, memory: AutoscalerMemory) {
-  if (memory.source?.commit === commit) return memory.source;
-  const loaded = await loadSource(repo, (await readCommitInfo(repo, commit)).tree, null);
-  const fhpas = [...loaded.model.templates.values()].filter(isFederatedHpa);
-  const crons = [...loaded.model.templates.values()].filter(
-    (t) => t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'CronFederatedHPA',
+const isAutoscalerKey = (key: string): boolean => {
+  const ref = parseRefKey(key);
+  return (
+    ref.apiVersion === FEDERATED_HPA_API_VERSION && (ref.kind === 'FederatedHPA' || ref.kind === 'CronFederatedHPA')
   );
-  // Karmada's webhook refuses an invalid update, so the last valid object keeps its place: here its last decision
-  // (or CronFederatedHPA status) stays as it is, and validate reports the problem.
+};
+
+async function sourceObjects(repo: GitRepo, commit: string, renderedCommit: string, memory: AutoscalerMemory) {
+  if (memory.source?.commit === commit && memory.source.rendered === renderedCommit) return memory.source;
+  const loaded = await loadSource(repo, (await readCommitInfo(repo, commit)).tree, null);
+  const templates = new Map(loaded.model.templates);
+  // Karmada's webhook refuses an invalid update, so the last valid object goes on scaling: here the definition of the
+  // most recent render whose commit held it valid (the rendered branch's history, as the render keeps a policy's), and
+  // validate reports the problem. One with none (invalid since it was added) keeps its last decision or status as is.
+  const files = [...loaded.touchedFiles.values()].filter((f): f is FileObjects => f !== null);
+  const lastGood = await lastGoodTemplates(repo, await renderHistoryAt(repo, renderedCommit), files, isAutoscalerKey);
+  for (const [key, { template: t }] of lastGood) {
+    if (templates.has(key)) continue; // defined validly elsewhere now
+    const ref = { ...t.ref, namespace: t.ref.namespace ?? 'default' };
+    const labels = ((t.manifest.metadata ?? {}) as { labels?: Record<string, string> }).labels ?? {};
+    templates.set(key, { ref, labels, manifest: t.manifest, source: t.source });
+  }
+  const ofKind = (kind: string) =>
+    [...templates.values()].filter((t) => t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === kind);
   const held = new Set<string>();
   for (const key of loaded.model.held) {
     const ref = parseRefKey(key);
-    if (ref.apiVersion !== FEDERATED_HPA_API_VERSION) continue;
-    if (ref.kind === 'FederatedHPA') held.add(autoscalerPath(ref.namespace, ref.name));
-    if (ref.kind === 'CronFederatedHPA') held.add(cronAutoscalerPath(ref.namespace, ref.name));
+    if (!isAutoscalerKey(key) || templates.has(key)) continue;
+    held.add(
+      ref.kind === 'FederatedHPA'
+        ? autoscalerPath(ref.namespace, ref.name)
+        : cronAutoscalerPath(ref.namespace, ref.name),
+    );
   }
-  memory.source = { commit, fhpas, crons, templates: loaded.model.templates, held };
+  memory.source = {
+    commit,
+    rendered: renderedCommit,
+    fhpas: ofKind('FederatedHPA'),
+    crons: ofKind('CronFederatedHPA'),
+    templates,
+    held,
+  };
   return memory.source;
 }
 
@@ -164,7 +188,12 @@ function forgetDeleted(memory: AutoscalerMemory, present: readonly Template[], h
 export async function decideFederatedHpas(input: DecideInput): Promise<AutoscalerEdits> {
   const { memory, now } = input;
   const out: AutoscalerEdits = { edits: new Map(), lines: [] };
-  const { fhpas, crons, templates, held } = await sourceObjects(input.repo, input.sourceCommit, memory);
+  const { fhpas, crons, templates, held } = await sourceObjects(
+    input.repo,
+    input.sourceCommit,
+    input.renderedCommit,
+    memory,
+  );
   forgetDeleted(memory, [...fhpas, ...crons], held);
   // CronFederatedHPAs first: a rule that sets a FederatedHPA's min or max counts in the same pass.
   const limits = new Map<string, { minReplicas?: number; maxReplicas?: number }>();

@@ -1,5 +1,6 @@
-// A FederatedHPA or CronFederatedHPA that turns invalid in a later commit keeps its last decision (status file), as
-// Karmada's webhook refuses the update and the last valid object keeps its place; one removed from Git loses it.
+// A FederatedHPA or CronFederatedHPA that turns invalid in a later commit goes on under its last valid definition (or,
+// with none, keeps its last decision or status file), as Karmada's webhook refuses the update and the last valid object
+// keeps running; one removed from Git loses it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
@@ -15,7 +16,9 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { bindingPath } from '../../src/branches/rendered/outputPaths.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { decideFederatedHpas, newAutoscalerMemory } from '../../src/statuses/decideFederatedHpas.ts';
-import { makeConfigRepo } from '../helpers/fleet.ts';
+import { readRef } from '../../src/commits/readRef.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -122,6 +125,122 @@ test('an invalid FederatedHPA and CronFederatedHPA keep their last decision and 
   const out = await decide({ 'templates/web-fhpa.yaml': fhpa(2, 1), 'templates/web-cron.yaml': cron('0 8 * *') });
   assert.equal([...out.edits.keys()], []);
   assert.equal(out.lines, []);
+});
+
+test('a FederatedHPA and CronFederatedHPA that turn invalid go on under their last valid definition in the rendered history, until one is valid again', async () => {
+  const config = makeConfigRepo();
+  const target = (name: string, min: number, max: number) =>
+    fhpa(min, max).replace('kind: Deployment, name: web', `kind: Deployment, name: ${name}`);
+  try {
+    const repo = await openRepo(config.dir);
+    const memory = newAutoscalerMemory();
+    let existing = new Map<string, AutoscalerDecisionFile>();
+    let existingCrons = new Map<string, CronAutoscalerFile>();
+    let minute = 0;
+    /** Commits and renders `files`, then runs one status pass over the render, a minute after the last. */
+    const step = async (files: Record<string, string>, at = new Date(Date.UTC(2026, 0, 1, 0, minute++, 30))) => {
+      config.commit({ 'templates/api.yaml': DEPLOYMENT.replaceAll('web', 'api'), ...files });
+      const { reports } = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
+      const out = await decideFederatedHpas({
+        repo,
+        sourceCommit: (await readRef(repo, SOURCE_REF))!,
+        renderedCommit: (await readRef(repo, RENDERED_REF))!,
+        existing,
+        existingCrons,
+        clusters: new Map(),
+        ready: new Set(),
+        now: at,
+        memory,
+      });
+      const decision = out.edits.get(autoscalerPath('default', 'web'));
+      if (decision) existing = new Map([[autoscalerPath('default', 'web'), parseAutoscalerDecision(decision)]]);
+      const status = out.edits.get(cronAutoscalerPath('default', 'web-cron'));
+      if (status) existingCrons = new Map([[cronAutoscalerPath('default', 'web-cron'), parseCronAutoscaler(status)]]);
+      const history = existingCrons.get(cronAutoscalerPath('default', 'web-cron'))?.executionHistories?.[0];
+      return {
+        problems: reports.flatMap((r) => r.problems),
+        target: existing.get(autoscalerPath('default', 'web'))?.scaleTargetRef.name,
+        gitReplicas: existing.get(autoscalerPath('default', 'web'))?.gitReplicas,
+        next: history?.nextExecutionTime,
+        ran: history?.successfulExecutions,
+      };
+    };
+    const valid = await step({
+      'templates/web.yaml': DEPLOYMENT,
+      'templates/web-fhpa.yaml': target('web', 1, 4),
+      'templates/web-cron.yaml': cron('0 8 * * *'),
+    });
+    assert.equal([valid.target, valid.gitReplicas, valid.next], ['web', 1, '2026-01-01T08:00:00Z']);
+
+    // Invalid: another target with minReplicas above maxReplicas, a schedule of four fields. Git's count moves.
+    const broken = await step({
+      'templates/web.yaml': DEPLOYMENT.replace('replicas: 1', 'replicas: 2'),
+      'templates/web-fhpa.yaml': target('api', 3, 1),
+      'templates/web-cron.yaml': cron('0 9 * *'),
+    });
+    assert.equal(
+      [broken.target, broken.gitReplicas, broken.next],
+      ['web', 2, '2026-01-01T08:00:00Z'],
+      'decided on the last valid spec, from the new count',
+    );
+    const reported = (file: string, line: number) =>
+      broken.problems.find((p) => p.file === file && p.line === line && p.severity === 'error' && p.fix);
+    assert.ok(reported('templates/web-fhpa.yaml', 7), 'maxReplicas, at its line, with the fix');
+    assert.ok(reported('templates/web-cron.yaml', 6), 'the schedule, at its line, with the fix');
+
+    // Still invalid a commit later, at 08:00:30: the walk goes past the renders that read it invalid; the rule runs.
+    const still = await step(
+      { 'templates/web.yaml': DEPLOYMENT.replace('replicas: 1', 'replicas: 3') },
+      new Date('2026-01-01T08:00:30Z'),
+    );
+    assert.equal([still.target, still.gitReplicas, still.next], ['web', 3, '2026-01-02T08:00:00Z']);
+    assert.equal(still.ran?.length, 1, 'the last valid rule ran at 08:00');
+
+    const fixed = await step(
+      { 'templates/web-fhpa.yaml': target('api', 1, 4), 'templates/web-cron.yaml': cron('0 9 * * *') },
+      new Date('2026-01-01T08:01:30Z'),
+    );
+    assert.equal([fixed.target, fixed.next], ['api', '2026-01-01T09:00:00Z'], 'the new spec at once');
+  } finally {
+    config.cleanup();
+  }
+});
+
+test('a FederatedHPA in a file that stops parsing goes on under its definition of the last render that read the file', async () => {
+  const config = makeConfigRepo();
+  try {
+    const repo = await openRepo(config.dir);
+    let existing = new Map<string, AutoscalerDecisionFile>();
+    const pass = async (files: Record<string, string>, minute: number) => {
+      config.commit(files);
+      await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
+      const out = await decideFederatedHpas({
+        repo,
+        sourceCommit: (await readRef(repo, SOURCE_REF))!,
+        renderedCommit: (await readRef(repo, RENDERED_REF))!,
+        existing,
+        clusters: new Map(),
+        ready: new Set(),
+        now: new Date(Date.UTC(2026, 0, 1, 0, minute)),
+        memory: newAutoscalerMemory(),
+      });
+      const text = out.edits.get(autoscalerPath('default', 'web'));
+      if (text) existing = new Map([[autoscalerPath('default', 'web'), parseAutoscalerDecision(text)]]);
+      return text;
+    };
+    await pass({ 'templates/web.yaml': DEPLOYMENT, 'templates/web-fhpa.yaml': fhpa(1, 4) }, 0);
+    const text = await pass(
+      {
+        'templates/web.yaml': DEPLOYMENT.replace('replicas: 1', 'replicas: 2'),
+        'templates/web-fhpa.yaml': `${fhpa(1, 4)}spec: [\n`,
+      },
+      1,
+    );
+    assert.ok(text, 'not deleted');
+    assert.is(parseAutoscalerDecision(text).gitReplicas, 2, "decided again, from Git's new count");
+  } finally {
+    config.cleanup();
+  }
 });
 
 test('a FederatedHPA and CronFederatedHPA removed from Git lose their decision and status', async () => {
