@@ -22,7 +22,7 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
     return 0;
   }
   if (!values.cluster) throw new UsageError(`blame needs --cluster: ${USAGE}`);
-  const fleet = await openFleet(values);
+  const fleet = await openFleet('blame', values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
   if (type.type !== 'templates' || !name) throw new UsageError(`blame names one object by <kind>/<name>: ${USAGE}`);
   const known = Object.keys(fleet.rendered?.index.templates ?? {})

@@ -19,7 +19,8 @@ import { readKubeconfigContext } from '../registrations/readKubeconfigContext.ts
 import { RegistrationError } from '../registrations/RegistrationError.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
-import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceTooLargeToRead, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 
 /** The source branch is a pull request's to make: its tree is listed within a render's bound. */
 const SOURCE_WALK = { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) };
@@ -93,9 +94,10 @@ export async function clusterCommand(
     sourceBranch: values['source-branch'] ?? 'main',
     ...(values.branch ? { branch: values.branch } : {}),
   };
+  let base: Awaited<ReturnType<typeof readBase>> | undefined;
   try {
     const author = await readAuthor(repo, values.author, ctx.env, ctx.now());
-    const base = await readBase(target);
+    base = await readBase(target);
     let change: { path: string; text: string | null; summary: string[]; result: string; notes: string[] };
     if (operation === 'join') {
       change = await planJoin(repo, base.base.tree, name, values);
@@ -166,6 +168,12 @@ export async function clusterCommand(
     }
     return 0;
   } catch (err) {
+    // The branch's tree is a pull request's to make: one past the bound is refused, naming the commit and the fix.
+    if (err instanceof TreeTooLargeError && base) {
+      const { message, fix } = sourceTooLargeToRead(base.base.oid, err, `flotilla ${operation}`, false);
+      ctx.err(`flotilla: ${message}; fix: ${fix}\n`);
+      return 1;
+    }
     if (!(err instanceof RegistrationError)) throw err;
     ctx.err(`flotilla: ${err.message}\n`);
     return 1;

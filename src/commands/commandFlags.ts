@@ -51,9 +51,10 @@ ${RENDER_LIMITS_HELP}`,
        [--branch flotilla/rendered | --out-dir DIR] [--cluster-status FILE] [-o text|json|yaml]`,
   },
   plan: {
-    flags: ['repo', 'base', 'head', 'cluster-status', 'output'],
+    flags: ['repo', 'base', 'head', 'cluster-status', 'output', ...LIMITS],
     outputs: ['text', 'markdown', 'json'],
-    usage: 'flotilla plan --base REV --head REV [--repo DIR] [--cluster-status FILE] [-o text|markdown|json]',
+    usage: `flotilla plan --base REV --head REV [--repo DIR] [--cluster-status FILE] [-o text|markdown|json]
+${RENDER_LIMITS_HELP}`,
   },
   verify: {
     flags: ['repo', 'rev', 'branch', 'output', ...LIMITS],

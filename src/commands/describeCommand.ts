@@ -33,7 +33,7 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     ctx.out(`Usage: ${USAGE}\n`);
     return 0;
   }
-  const fleet = await openFleet(values);
+  const fleet = await openFleet('describe', values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
   if (!name) throw new UsageError(`describe needs a name: ${USAGE}`);
   if (type.type === 'works')

@@ -41,18 +41,22 @@ export const READ_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function openFleet(values: {
-  repo?: string;
-  rev?: string;
-  'source-branch'?: string;
-  'rendered-branch'?: string;
-  'status-branch'?: string;
-}): Promise<Fleet> {
+export async function openFleet(
+  command: string,
+  values: {
+    repo?: string;
+    rev?: string;
+    'source-branch'?: string;
+    'rendered-branch'?: string;
+    'status-branch'?: string;
+  },
+): Promise<Fleet> {
   const repo = await openRepo(values.repo ?? repoAround('.'));
   return readFleet(repo, {
     rev: values.rev ?? values['source-branch'] ?? 'main',
     renderedRef: `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`,
     statusRef: `refs/heads/${values['status-branch'] ?? STATUS_BRANCH}`,
+    reader: `flotilla ${command}`,
   });
 }
 
@@ -112,7 +116,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   if (!['text', 'wide', 'yaml', 'json', 'name'].includes(output))
     throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
-  const fleet = await openFleet(values);
+  const fleet = await openFleet('get', values);
   const { type, name } = resolveTarget(fleet, positionals, USAGE);
   // kubectl's words: a name and a selector together are refused before anything is read.
   if (requirements && name !== undefined) throw new UsageError('name cannot be provided when a selector is specified');

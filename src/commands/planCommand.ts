@@ -37,6 +37,7 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
     clusterStatus: await observedClusters(repo, opts.clusterStatusFile),
     ...(opts.clusterStatusFile ? {} : { autoscaled: await statusBranchAutoscaled(repo) }),
     ...(opts.pruneThreshold !== undefined ? { pruneThreshold: opts.pruneThreshold } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   });
   if (format === 'json') opts.out(renderPlanJson(plan));
   else if (format === 'markdown') {

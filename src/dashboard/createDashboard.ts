@@ -124,7 +124,12 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     if (cached?.key !== key) {
       // A fresh GitRepo per set of heads: packs written since (a gc, a push) are found, as the reconciler does.
       repo = await openRepo(opts.gitdir);
-      const fleet = readFleet(repo, { rev: refs.source, renderedRef: refs.rendered, statusRef: refs.status });
+      const fleet = readFleet(repo, {
+        rev: refs.source,
+        renderedRef: refs.rendered,
+        statusRef: refs.status,
+        reader: 'the dashboard',
+      });
       cached = { key, fleet, placements: new Map(), objects: new Map() };
       fleet.catch(() => {
         if (cached?.fleet === fleet) cached = undefined;

@@ -59,7 +59,7 @@ export async function renderSnapshot(
     sourceLimitsOf(limits),
     previous.renders ?? null,
   ).catch((err: unknown) => {
-    throw err instanceof TreeTooLargeError ? new SourceTooLargeError(sourceTooLarge(sha, err)) : err;
+    throw err instanceof TreeTooLargeError ? new SourceTooLargeError(sourceTooLarge(sha, err), sha, err) : err;
   });
   // As the render decides it, from what the render before placed (its index, or the bindings it wrote).
   keepIncumbents(

@@ -63,8 +63,28 @@ const TREE_ENTRIES_PER_FILE = 20;
  * (`lastGood`: the source commit the clusters keep, when known).
  */
 export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?: string): Problem {
-  const { kind, entries, limit, path } = err.data;
   const kept = `nothing of it was rendered, every cluster keeps what ${lastGood ? lastGood.slice(0, 12) : 'the last good commit'} rendered`;
+  return tooLarge(source, err, kept, raiseFlag(err));
+}
+
+/**
+ * The same commit for a command that only reads it (plan, get, describe, the cluster verbs): it changes nothing, so it
+ * says that this read stopped, not what the clusters keep. `flag`: whether the command takes --max-source-files;
+ * one that does not reads within the default's bound, and says so.
+ */
+export function sourceTooLargeToRead(source: string, err: TreeTooLargeError, command: string, flag: boolean): Problem {
+  const raise = flag
+    ? raiseFlag(err)
+    : `know that ${command} reads at most ${err.data.limit} of them, as a render with the default --max-source-files (${DEFAULT_SOURCE_LIMITS.maxFiles}) does: run, render and sync read more with a larger one`;
+  return tooLarge(source, err, `${command} cannot read it`, raise);
+}
+
+function raiseFlag(err: TreeTooLargeError): string {
+  return `raise --max-source-files (now ${err.data.limit / TREE_ENTRIES_PER_FILE}, ${TREE_ENTRIES_PER_FILE} files and folders each)`;
+}
+
+function tooLarge(source: string, err: TreeTooLargeError, consequence: string, raise: string): Problem {
+  const { kind, entries, limit, path } = err.data;
   if (kind === 'path')
     return {
       file: '.',
@@ -72,7 +92,7 @@ export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?
       column: 1,
       code: 'COMMIT_TOO_LARGE',
       severity: 'error',
-      message: `source commit ${source.slice(0, 12)} names a path of ${entries} bytes or more, over the ${limit} a checkout can write ('${path}'): ${kept}`,
+      message: `source commit ${source.slice(0, 12)} names a path of ${entries} bytes or more, over the ${limit} a checkout can write ('${path}'): ${consequence}`,
       fix: 'remove the folders nested that deep (git revert the commit that added them)',
     };
   return {
@@ -81,8 +101,8 @@ export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?
     column: 1,
     code: 'COMMIT_TOO_LARGE',
     severity: 'error',
-    message: `source commit ${source.slice(0, 12)} names over ${limit} files and folders, each folder counted as often as a tree names it (${entries} at '${path || '.'}'): ${kept}`,
-    fix: `remove the folders named many times over (git revert the commit that added them); if the repository is this large, raise --max-source-files (now ${limit / TREE_ENTRIES_PER_FILE}, ${TREE_ENTRIES_PER_FILE} files and folders each)`,
+    message: `source commit ${source.slice(0, 12)} names over ${limit} files and folders, each folder counted as often as a tree names it (${entries} at '${path || '.'}'): ${consequence}`,
+    fix: `remove the folders named many times over (git revert the commit that added them); if the repository is this large, ${raise}`,
   };
 }
 

@@ -13,7 +13,9 @@ import type { ConfigModel } from '../api/model.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
 import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
-import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { sourceLimitsOf, sourceTooLargeToRead, sourceTreeEntries, type RenderLimits } from '../outputs/sourceLimits.ts';
+import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { readRef } from '../commits/readRef.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { buildPlan } from './buildPlan.ts';
@@ -29,6 +31,8 @@ export interface PlanRequest {
   pruneThreshold?: number;
   /** The branch of the renders so far, where a broken policy or Cluster finds its last good definition. */
   outputRef?: string;
+  /** --max-source-files, as the render this plan foresees has it; absent: the default. */
+  limits?: RenderLimits;
 }
 
 /**
@@ -44,7 +48,16 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   const rendered = await readRef(repo, req.outputRef ?? `refs/heads/${RENDERED_BRANCH}`);
   const renders = rendered ? await renderHistoryAt(repo, rendered) : null;
   const history = renders ? { renders } : {};
-  const base = await renderSnapshot(repo, req.base, history, req.clusterStatus, undefined, undefined, autoscaled);
+  const base = await renderSnapshot(
+    repo,
+    req.base,
+    history,
+    req.clusterStatus,
+    undefined,
+    undefined,
+    autoscaled,
+    req.limits,
+  ).catch(unreadable);
   const baseFiles = new Map<string, string>();
   for (const [path, text] of base.output.edits) if (text !== null) baseFiles.set(path, text);
   const head = await renderSnapshot(
@@ -55,7 +68,8 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
     undefined,
     undefined,
     autoscaled,
-  );
+    req.limits,
+  ).catch(unreadable);
   const headFiles = new Map(baseFiles);
   for (const [path, text] of head.output.edits) {
     if (text === null) headFiles.delete(path);
@@ -64,7 +78,9 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   const commit = await readCommitInfo(repo, head.sha);
   // A folder the change turns from a unit into an overlay's base: its objects' source moves, said in the plan.
   const takeovers = await readUnitTakeovers(repo, (await readCommitInfo(repo, base.sha)).tree, commit.tree, {
-    maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS),
+    maxEntries: sourceTreeEntries(sourceLimitsOf(req.limits)),
+  }).catch((err: unknown) => {
+    throw err instanceof TreeTooLargeError ? tooLargeToPlan(head.sha, err) : err;
   });
   return buildPlan({
     base: {
@@ -87,6 +103,15 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
     },
     ...(req.pruneThreshold !== undefined ? { pruneThreshold: req.pruneThreshold } : {}),
   });
+}
+
+/** A base or head too large to walk: a plan changes nothing, so it says it cannot read the commit, not what it keeps. */
+function unreadable(err: unknown): never {
+  throw err instanceof SourceTooLargeError ? tooLargeToPlan(err.source, err.walk) : err;
+}
+
+function tooLargeToPlan(source: string, walk: TreeTooLargeError): SourceTooLargeError {
+  return new SourceTooLargeError(sourceTooLargeToRead(source, walk, 'flotilla plan', true), source, walk);
 }
 
 /** A deleted template's error points at the object in the base commit, which the head no longer has. */

@@ -1,4 +1,6 @@
-import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceTooLargeToRead, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import { parseYamlValues } from '../yaml/blockYaml.ts';
 import type { Cluster } from '../api/cluster.ts';
@@ -27,6 +29,8 @@ export interface Fleet {
   source: BranchState;
   rendered: (BranchState & { index: OutputIndex }) | null;
   status: BranchState | null;
+  /** FleetRefs.reader. */
+  reader: string;
 }
 
 export interface FleetRefs {
@@ -34,24 +38,36 @@ export interface FleetRefs {
   rev: string;
   renderedRef: string;
   statusRef: string;
+  /** Who reads, as a source commit too large to read names it: `flotilla get`, the dashboard; default `flotilla`. */
+  reader?: string;
 }
 
 /** Reads the three heads; of the contents only the rendered index, which names every template. */
 export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> {
+  const reader = refs.reader ?? 'flotilla';
   const branch = async (ref: string): Promise<BranchState | null> => {
     const head = await readRef(repo, ref);
-    return head ? branchState(repo, await readCommitInfo(repo, head), {}) : null;
+    return head ? branchState(repo, await readCommitInfo(repo, head), {}, reader) : null;
   };
   // The source's tree is a pull request's to make: listed within a render's bound (TreeTooLargeError past it).
-  const source = branchState(repo, await readCommitInfo(repo, await resolveRev(repo, refs.rev)), {
-    maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS),
-  });
+  const source = branchState(
+    repo,
+    await readCommitInfo(repo, await resolveRev(repo, refs.rev)),
+    { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) },
+    reader,
+  );
   const [rendered, status] = await Promise.all([branch(refs.renderedRef), branch(refs.statusRef)]);
   const index = (rendered ? await readOutputIndex(repo, rendered.commit.tree) : null) ?? emptyIndex();
-  return { repo, source, rendered: rendered ? { ...rendered, index } : null, status };
+  return { repo, source, rendered: rendered ? { ...rendered, index } : null, status, reader };
 }
 
-function branchState(repo: GitRepo, commit: CommitInfo, limit: TreeWalkLimit): BranchState {
+/** A source commit past the bound, as `fleet.reader` says it: the commit, the bound and the fix. */
+export function tooLargeToRead(fleet: { reader: string }, commit: string, err: unknown): unknown {
+  if (!(err instanceof TreeTooLargeError)) return err;
+  return new SourceTooLargeError(sourceTooLargeToRead(commit, err, fleet.reader, false), commit, err);
+}
+
+function branchState(repo: GitRepo, commit: CommitInfo, limit: TreeWalkLimit, reader: string): BranchState {
   const listings = new Map<string, Promise<Map<string, TreeFile>>>();
   const list = async (folder: string): Promise<Map<string, TreeFile>> => {
     let tree: string | null = commit.tree;
@@ -60,7 +76,9 @@ function branchState(repo: GitRepo, commit: CommitInfo, limit: TreeWalkLimit): B
       tree = e && isTreeMode(e.mode) ? e.oid : null;
       if (!tree) return new Map();
     }
-    const files = await listTreeFiles(repo, tree!, limit);
+    const files = await listTreeFiles(repo, tree!, limit).catch((err: unknown) => {
+      throw tooLargeToRead({ reader }, commit.oid, err);
+    });
     return folder ? new Map([...files].map(([p, f]) => [`${folder}/${p}`, f])) : files;
   };
   return {

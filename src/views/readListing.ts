@@ -28,7 +28,7 @@ import { replicasFromAutoscaler, replicasFromMembers } from './replicasFromMembe
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { redactSecret } from './redactSecret.ts';
-import { readDocuments, readRegisteredClusters, type BranchState, type Fleet } from './readFleet.ts';
+import { readDocuments, readRegisteredClusters, tooLargeToRead, type BranchState, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
@@ -616,6 +616,8 @@ export async function readTemplates(
     ),
     readUnitObjects(fleet.repo, fleet.source.commit.tree, markers, {
       maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS),
+    }).catch((err: unknown) => {
+      throw tooLargeToRead(fleet, fleet.source.commit.oid, err);
     }),
   ]);
   for (const [marker, objects] of units)
