@@ -18,7 +18,9 @@ import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
 import { readAttention, validationItems, type AttentionView, type FailedAppliesCache } from './readAttention.ts';
-import { CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
+import { clusterDiffTooLarge, CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
+import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { explainTemplate } from './explainTemplate.ts';
 import { placementOf, readObjectTrace, type ObjectPlacement, type ObjectTrace } from './readObjectTrace.ts';
@@ -264,7 +266,10 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       if (!/^[0-9a-f]{40}$/.test(commit) || !cluster || cluster.includes('/'))
         throw badRequest('diff needs commit=<40-hex rendered commit>&cluster=<name>');
       await current();
-      return { commit, cluster, diff: await readClusterDiff(repo, commit, cluster) };
+      const diff = await readClusterDiff(repo, commit, cluster).catch((err: unknown) => {
+        throw err instanceof TreeTooLargeError ? tooLarge(clusterDiffTooLarge(commit, cluster, err)) : err;
+      });
+      return { commit, cluster, diff };
     },
     '/ui/api/plan': async (url) => {
       const base = url.searchParams.get('base');
@@ -375,7 +380,8 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       try {
         sendJson(res, 200, await route(url));
       } catch (err) {
-        const status = (err as { status?: number }).status;
+        // A commit too large to read is the request's to fix, like a bad one: answered, not logged as a failure.
+        const status = err instanceof SourceTooLargeError ? 422 : (err as { status?: number }).status;
         if (status) sendJson(res, status, { error: (err as Error).message });
         else {
           opts.log?.({ step: 'dashboard', path: url.pathname, error: (err as Error).message });
@@ -423,6 +429,11 @@ function optional<K extends string>(key: K, value: string | null): Partial<Recor
 
 function badRequest(message: string): Error {
   return Object.assign(new Error(message), { status: 400 });
+}
+
+/** A commit asked for that is past what one request may walk. */
+function tooLarge(message: string): Error {
+  return Object.assign(new Error(message), { status: 422 });
 }
 
 function notFound(message: string): Error {

@@ -4,7 +4,11 @@ import { parseTrailers, renderedAgainFor } from '../branches/rendered/trailers.t
 import { diffTrees } from '../commits/diffTrees.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import type { CommitInfo, GitRepo } from '../commits/types.ts';
+import { isTreeMode, type CommitInfo, type GitRepo, type TreeChange } from '../commits/types.ts';
+import { listTreeFiles } from '../commits/listTreeFiles.ts';
+import { readTree } from '../commits/readTree.ts';
+import type { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
 import { renderUnifiedDiff } from '../plans/renderUnifiedDiff.ts';
 import type { Fleet } from '../views/readFleet.ts';
 import { redactSecret } from '../views/redactSecret.ts';
@@ -155,12 +159,25 @@ async function describeSource(
   };
 }
 
-/** GET /ui/api/diff?commit=&cluster=: what one rendered commit changed in one cluster's folder, as `git show` would. */
+/**
+ * GET /ui/api/diff?commit=&cluster=: what one rendered commit changed in one cluster's folder, as `git show` would.
+ * Any commit can be asked for, a source commit too, whose tree a pull request makes: only the cluster's folder is
+ * compared, within CLUSTER_DIFF_WALK (TreeTooLargeError past it, clusterDiffTooLarge says it).
+ */
 export async function readClusterDiff(repo: GitRepo, commit: string, cluster: string): Promise<string> {
   const c = await readCommitInfo(repo, commit);
   const parent = c.parents[0] ? await readCommitInfo(repo, c.parents[0]) : undefined;
   const prefix = `clusters/${cluster}/`;
-  const changes = (await diffTrees(repo, parent?.tree ?? null, c.tree)).filter((ch) => ch.path.startsWith(prefix));
+  const before = parent ? await folderTree(repo, parent.tree, ['clusters', cluster]) : null;
+  const after = await folderTree(repo, c.tree, ['clusters', cluster]);
+  const inFolder = after
+    ? await diffTrees(repo, before, after, CLUSTER_DIFF_WALK)
+    : before
+      ? [...(await listTreeFiles(repo, before, CLUSTER_DIFF_WALK))].map(
+          ([path, f]): TreeChange => ({ path, oldOid: f.oid, oldMode: f.mode }),
+        )
+      : [];
+  const changes = inFolder.map((ch) => ({ ...ch, path: prefix + ch.path }));
   const oids = changes.flatMap((ch) => [ch.oldOid, ch.newOid]).filter((o): o is string => o !== undefined);
   const blobs = await readBlobs(repo, oids);
   const text = (path: string, oid: string | undefined) => {
@@ -174,6 +191,33 @@ export async function readClusterDiff(repo: GitRepo, commit: string, cluster: st
   return changes
     .map((ch) => renderUnifiedDiff(text(ch.path, ch.oldOid), text(ch.path, ch.newOid), { path: ch.path }))
     .join('');
+}
+
+/**
+ * The entries one cluster diff may walk: a default render's bound on a source tree, some twenty times the files of a
+ * cluster's folder in a fleet of 50,000 templates.
+ */
+export const CLUSTER_DIFF_WALK = { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) };
+
+/** Why a cluster's diff is not shown (pure): the commit, the bound, and how to see the change without the dashboard. */
+export function clusterDiffTooLarge(commit: string, cluster: string, err: TreeTooLargeError): string {
+  const { kind, entries, limit, path } = err.data;
+  const where = `clusters/${cluster}/`;
+  const see = `; to see it: git show --stat ${commit.slice(0, 12)} -- ${where}, and git revert it if it is not meant`;
+  return kind === 'path'
+    ? `commit ${commit.slice(0, 12)} names a path of ${entries} bytes or more under ${where}, over the ${limit} a checkout can write ('${where}${path}'): the dashboard shows no diff of it${see}`
+    : `commit ${commit.slice(0, 12)} changes over ${limit} files and folders under ${where}, each folder counted as often as a tree names it (${entries} at '${where}${path}'): the dashboard diffs at most ${limit}${see}`;
+}
+
+/** The tree at `names` below `tree`, or null when there is no folder there. */
+async function folderTree(repo: GitRepo, tree: string, names: readonly string[]): Promise<string | null> {
+  let oid = tree;
+  for (const name of names) {
+    const entry = (await readTree(repo, oid)).find((e) => e.name === name);
+    if (!entry || !isTreeMode(entry.mode)) return null;
+    oid = entry.oid;
+  }
+  return oid;
 }
 
 /**

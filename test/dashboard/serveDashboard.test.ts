@@ -9,6 +9,7 @@ import { MAX_EVENT_STREAMS, MAX_EVENT_STREAMS_PER_ADDRESS } from '../../src/dash
 import { serveDashboard, type ServedDashboard } from '../../src/dashboard/serveDashboard.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
+import { commitTreeBomb } from '../helpers/treeBomb.ts';
 
 const TOKEN = 'test-token-0123456789';
 let repo: TempRepo;
@@ -289,6 +290,22 @@ test("flotilla ui's --listen errors name its own default, 127.0.0.1:9465, and ne
       assert.not.match(message, 'or off');
     }
   }
+});
+
+test("a cluster's diff of a commit too large to walk is answered 422 with the commit, the bound and how to see it", async () => {
+  repo.git(['branch', 'bombed', 'main']);
+  const bomb = commitTreeBomb(repo.path, 'bombed', 'a billion paths', 'clusters/member1/bomb');
+  const started = performance.now();
+  const res = await fetch(`${served.url}/ui/api/diff?commit=${bomb}&cluster=member1`, { headers: auth });
+  assert.ok(performance.now() - started < 2000, 'refused before the walk got far');
+  assert.is(res.status, 422);
+  const { error } = (await res.json()) as { error: string };
+  assert.match(error, `commit ${bomb.slice(0, 12)} changes over 1000000 files and folders under clusters/member1/`);
+  assert.match(error, `git show --stat ${bomb.slice(0, 12)} -- clusters/member1/`);
+  // Another cluster's folder is not walked at all: its diff is empty, and the server answers on.
+  const other = await fetch(`${served.url}/ui/api/diff?commit=${bomb}&cluster=member2`, { headers: auth });
+  assert.is(other.status, 200);
+  assert.is(((await other.json()) as { diff: string }).diff, '');
 });
 
 test.run();

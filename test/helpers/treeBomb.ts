@@ -8,21 +8,32 @@ const git = (dir: string, args: string[], input?: string) =>
   execFileSync('git', args, { cwd: dir, input, encoding: 'utf8' }).trim();
 
 /**
- * A commit on `branch` (HEAD's tree plus `bomb/`) made with git plumbing: 3 trees of 1,000 entries, each naming the
- * one below, and one blob, about 100 KiB that spell a billion paths. Its sha; the work tree and index are untouched,
- * so the next `commit` of a ConfigRepo deletes the folder again.
+ * A commit on `branch` (HEAD's tree plus `folder`, `bomb` unless given, possibly nested as `clusters/member1/bomb`)
+ * made with git plumbing: 3 trees of 1,000 entries, each naming the one below, and one blob, about 100 KiB that spell
+ * a billion paths. Its sha; the work tree and index are untouched, so the next `commit` of a ConfigRepo deletes the
+ * folder again.
  */
-export function commitTreeBomb(dir: string, branch = 'main', message = 'a billion paths'): string {
+export function commitTreeBomb(dir: string, branch = 'main', message = 'a billion paths', folder = 'bomb'): string {
   let oid = git(dir, ['hash-object', '-w', '--stdin'], 'x\n');
   let mode = '100644 blob';
   for (let level = 0; level < 3; level++) {
     oid = git(dir, ['mktree'], Array.from({ length: 1000 }, (_, i) => `${mode} ${oid}\tn${i}\n`).join(''));
     mode = '040000 tree';
   }
-  const root = git(dir, ['mktree'], `${git(dir, ['ls-tree', branch])}\n040000 tree ${oid}\tbomb\n`);
+  const root = withFolder(dir, git(dir, ['rev-parse', `${branch}^{tree}`]), folder.split('/'), oid);
   const commit = git(dir, ['commit-tree', root, '-p', branch, '-m', message]);
   git(dir, ['update-ref', `refs/heads/${branch}`, commit]);
   return commit;
+}
+
+/** `tree` (null: none) with the folder at `names` set to `oid`, the trees along the way written: the new tree's oid. */
+function withFolder(dir: string, tree: string | null, names: readonly string[], oid: string): string {
+  const [name, ...rest] = names;
+  const lines = tree ? git(dir, ['ls-tree', tree]).split('\n').filter(Boolean) : [];
+  const others = lines.filter((l) => l.slice(l.indexOf('\t') + 1) !== name);
+  const existing = lines.find((l) => l.slice(l.indexOf('\t') + 1) === name && l.includes(' tree '));
+  const below = rest.length ? withFolder(dir, existing ? existing.split(/\s/)[2]! : null, rest, oid) : oid;
+  return git(dir, ['mktree'], [...others, `040000 tree ${below}\t${name}`].map((l) => `${l}\n`).join(''));
 }
 
 /** A commit on `branch` with its head's tree, the bomb kept: its sha. */
