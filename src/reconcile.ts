@@ -11,6 +11,8 @@ import { readInventories } from './branches/status/readInventories.ts';
 import { DEFAULT_STATUS_REF } from './branches/status/branch.ts';
 import type { KubeTarget } from './deliveries/KubeTarget.ts';
 import { readClusterConfig } from './outputs/readClusterConfig.ts';
+import { readCommitInfo } from './commits/readCommitInfo.ts';
+import { commitTrailers, LAST_GOOD_TRAILER } from './branches/rendered/trailers.ts';
 import { syncRepo } from './outputs/syncRepo.ts';
 import type { ReadyThresholds } from './statuses/dampReadyCondition.ts';
 import type { RenderReport } from './outputs/renderRevision.ts';
@@ -198,7 +200,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
       return { cluster, ...(status ? { status } : {}), ...(d ? { delivery: d } : {}), ...(exports ? { exports } : {}) };
     }),
   );
-  const config = await readClusterConfig(t.repo, t.outputRef);
+  const config = await readClusterConfig(t.repo, t.outputRef, t.renderLimits);
   const autoscalers = delivery?.sourceCommit
     ? await autoscale(t, clusters, reports, delivery.renderedCommit, delivery.sourceCommit)
     : undefined;
@@ -250,7 +252,7 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
 
 export type StatusPassTarget = Omit<
   ReconcileTarget,
-  'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds' | 'renderLimits'
+  'sourceRef' | 'render' | 'afterApply' | 'gracefulEvictionTimeoutSeconds'
 >;
 
 /** One object read back in a status pass that is not Healthy yet. */
@@ -322,7 +324,7 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
       };
     }),
   );
-  const config = await readClusterConfig(t.repo, t.outputRef);
+  const config = await readClusterConfig(t.repo, t.outputRef, t.renderLimits);
   const autoscalers =
     renderedCommit && sourceCommit ? await autoscale(t, clusters, reports, renderedCommit, sourceCommit) : undefined;
   const multiClusterServices = renderedCommit ? await multiClusterServiceStatus(t, renderedCommit) : undefined;
@@ -374,9 +376,11 @@ async function autoscale(
           .filter((r) => r.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
           .map((r) => r.cluster),
       );
+    // A render that held its source commit whole (too large to walk) shows the last good one's FederatedHPAs.
+    const shown = commitTrailers(await readCommitInfo(t.repo, renderedCommit))[LAST_GOOD_TRAILER] ?? sourceCommit;
     const edits = await decideFederatedHpas({
       repo: t.repo,
-      sourceCommit,
+      sourceCommit: shown,
       renderedCommit,
       existing: await readAutoscalerDecisions(t.repo, statusHead ?? null),
       existingCrons: await readCronAutoscalers(t.repo, statusHead ?? null),

@@ -106,7 +106,15 @@ export async function runPass(
     // remote has them now, before reading or writing anything.
     if (mirror && coordination) await syncReplicaMirror(mirror, log, pass.kind === 'status');
     if (pass.kind === 'status') {
-      const result = await reconcileStatusOnce({ repo, outputRef, statusRef, clusters, log, ...thresholds });
+      const result = await reconcileStatusOnce({
+        repo,
+        outputRef,
+        statusRef,
+        clusters,
+        log,
+        ...thresholds,
+        ...(ctx.renderLimits ? { renderLimits: ctx.renderLimits } : {}),
+      });
       if (mirror && result.statusCommit) {
         const pushed = await mirror.pushOutputs();
         if (pushed.pushed.length + pushed.rejected.length > 0) log({ step: 'push', ...pushed });
