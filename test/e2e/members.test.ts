@@ -208,7 +208,10 @@ test('a git push of the seed: nginx pods on member1 and member2, none on member3
     status('templates/default/configmap_fleet-settings.yaml').aggregatedStatus.map((i: any) => i.clusterName),
     ['member1', 'member2', 'member3'],
   );
-  assert.is(status('clusters/member3.yaml').status.conditions[0].status, 'True');
+  assert.is(
+    status('clusters/member3.yaml').status.conditions.find((c: { type: string }) => c.type === 'Ready').status,
+    'True',
+  );
 });
 
 test('an object made by hand under a rendered name survives under Abort and is reported; removing nginx prunes it', async () => {
