@@ -356,7 +356,7 @@ const autoscalerMemories = new WeakMap<GitRepo, AutoscalerMemory>();
  * or it failed (logged: a metrics read never fails the pass, the last decision stays).
  */
 async function autoscale(
-  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions' | 'autoscaling'>,
+  t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions' | 'autoscaling' | 'renderLimits'>,
   passClusters: ReadonlyMap<string, KubeTarget>,
   reports: readonly ClusterReport[],
   renderedCommit: string,
@@ -389,6 +389,7 @@ async function autoscale(
       now: (t.now ?? (() => new Date()))(),
       memory,
       ...(t.autoscalerOptions ? { options: t.autoscalerOptions } : {}),
+      ...(t.renderLimits ? { limits: t.renderLimits } : {}),
     });
     // Karmada's replicas syncer runs beside the FederatedHPA controller: its counts are status commits alike.
     if (memory.source) {

@@ -45,6 +45,7 @@ import type { KubeTarget } from '../deliveries/KubeTarget.ts';
 import { resolveResource, resourcePath } from '../deliveries/resolveResource.ts';
 import { sendRequest, type RetryPolicy } from '../deliveries/sendRequest.ts';
 import { loadSource } from '../outputs/loadSource.ts';
+import { sourceLimitsOf, type RenderLimits, type SourceLimits } from '../outputs/sourceLimits.ts';
 import { lastGoodTemplates, renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
 import { formatQuantity } from '../quantities/canonicalQuantity.ts';
 import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.ts';
@@ -117,6 +118,8 @@ export interface DecideInput {
   now: Date;
   memory: AutoscalerMemory;
   options?: AutoscalerOptions;
+  /** --max-source-files and --max-output-bytes: the source is read within the limits its renders read it with. */
+  limits?: RenderLimits;
 }
 
 const isAutoscalerKey = (key: string): boolean => {
@@ -126,9 +129,15 @@ const isAutoscalerKey = (key: string): boolean => {
   );
 };
 
-async function sourceObjects(repo: GitRepo, commit: string, renderedCommit: string, memory: AutoscalerMemory) {
+async function sourceObjects(
+  repo: GitRepo,
+  commit: string,
+  renderedCommit: string,
+  memory: AutoscalerMemory,
+  limits: SourceLimits,
+) {
   if (memory.source?.commit === commit && memory.source.rendered === renderedCommit) return memory.source;
-  const loaded = await loadSource(repo, (await readCommitInfo(repo, commit)).tree, null);
+  const loaded = await loadSource(repo, (await readCommitInfo(repo, commit)).tree, null, undefined, limits);
   const templates = new Map(loaded.model.templates);
   // Karmada's webhook refuses an invalid update, so the last valid object goes on scaling: here the definition of the
   // most recent render whose commit held it valid (the rendered branch's history, as the render keeps a policy's), and
@@ -193,6 +202,7 @@ export async function decideFederatedHpas(input: DecideInput): Promise<Autoscale
     input.sourceCommit,
     input.renderedCommit,
     memory,
+    sourceLimitsOf(input.limits),
   );
   forgetDeleted(memory, [...fhpas, ...crons], held);
   // CronFederatedHPAs first: a rule that sets a FederatedHPA's min or max counts in the same pass.

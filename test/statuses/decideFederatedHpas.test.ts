@@ -623,4 +623,28 @@ test("a FederatedHPA whose workload the config repo lacks says so as Karmada's F
   }
 });
 
+test("the source is read within the renders' --max-source-files: a FederatedHPA in a file past it is not read, as the render does not read it", async () => {
+  const config = makeConfigRepo();
+  try {
+    const commit = config.commit({ 'templates/web.yaml': DEPLOYMENT, 'templates/zz-fhpa.yaml': fhpa(2, 5) });
+    const repo = await openRepo(config.dir);
+    const pass = (maxSourceFiles: number) =>
+      decideFederatedHpas({
+        repo,
+        sourceCommit: commit,
+        renderedCommit: commit,
+        existing: new Map(),
+        clusters: new Map(),
+        ready: new Set(),
+        now: new Date('2026-01-01T00:01:00Z'),
+        memory: newAutoscalerMemory(),
+        limits: { maxSourceFiles },
+      });
+    assert.equal([...(await pass(1)).edits.keys()], [], 'the second file is past a limit of one');
+    assert.equal([...(await pass(2)).edits.keys()], [autoscalerPath('default', 'web')]);
+  } finally {
+    config.cleanup();
+  }
+});
+
 test.run();
