@@ -2,6 +2,7 @@ import type { KubeObject, PrintColumn, ResourceType } from '../types.ts';
 import { ageColumn, nameColumn } from './printColumns.ts';
 import { humanDuration } from '../../time/humanDuration.ts';
 import { findJsonPath } from '../../printers/printerColumnPath.ts';
+import { storedJsonText } from '../../patches/patchJsonText.ts';
 
 /** The resource types one CustomResourceDefinition serves: one per served version. */
 export function crdResourceTypes(crd: KubeObject): ResourceType[] {
@@ -86,26 +87,8 @@ export function customResourceCell(
 // JSONPath's PrintResults: objects and lists as encoding/json writes them, a null as text/template does.
 function jsonPathText(value: unknown): string {
   if (value === null) return '<no value>';
-  if (typeof value === 'object') return goJson(value);
+  if (typeof value === 'object') return storedJsonText(value);
   return String(value);
-}
-
-/** encoding/json's output: map keys sorted, and <, >, & and the JavaScript line separators escaped. */
-function goJson(value: unknown): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sorted)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(sorted(value)).replace(
-    /[<>&\u2028\u2029]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
