@@ -508,8 +508,12 @@ function namespacesReached(
       namespaces.add(namespace);
     }
   }
-  return namespaces.size > 0 ? namespaces : undefined;
+  // templatesIn looks for each namespace in every line it reads: past a few dozen, one walk of the fleet is cheaper, and a
+  // rebalancer listing thousands of namespaces (one pull request) stays linear.
+  return namespaces.size > 0 && namespaces.size <= MAX_SCOPED_NAMESPACES ? namespaces : undefined;
 }
+
+const MAX_SCOPED_NAMESPACES = 64;
 
 function entryOf(index: ShardedIndex, key: string): [string, IndexEntry][] {
   const entry = index.template(key);

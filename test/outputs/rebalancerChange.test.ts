@@ -136,4 +136,36 @@ spec:
   await assertVerifies(r);
 });
 
+test('a rebalancer listing workloads of more namespaces than a scoped read looks for walks the fleet instead, with the same output', async () => {
+  const r = makeConfigRepo();
+  repos.push(r);
+  const files: Record<string, string> = {
+    'clusters/member1.yaml': clusterYaml('member1'),
+    'clusters/member2.yaml': clusterYaml('member2'),
+  };
+  for (const ns of ['shop', 'billing']) {
+    files[`policies/${ns}.yaml`] = policy(ns);
+    files[`templates/${ns}/web.yaml`] = sample('nginx/deployment.yaml').replace(
+      /name: nginx\n/,
+      `name: web\n  namespace: ${ns}\n`,
+    );
+  }
+  const first = r.commit(files, 'two namespaces');
+  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
+  const entries = Array.from(
+    { length: 100 },
+    (_, i) => `    - {apiVersion: apps/v1, kind: Deployment, namespace: team-${i}, name: web}`,
+  );
+  const second = r.commit(
+    {
+      'rebalancers/many.yaml': `apiVersion: apps.karmada.io/v1alpha1\nkind: WorkloadRebalancer\nmetadata:\n  name: many\nspec:\n  workloads:\n    - {apiVersion: apps/v1, kind: Deployment, namespace: shop, name: web}\n${entries.join('\n')}\n`,
+    },
+    'reschedule shop/web and a hundred namespaces',
+  );
+  const loaded = await loadChange(r, first, second);
+  assert.equal(loaded.model.propagationPolicies.map((p) => p.object.metadata.namespace).sort(), ['billing', 'shop']);
+  await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: OUT });
+  await assertVerifies(r);
+});
+
 test.run();
