@@ -33,15 +33,17 @@ export async function checkLuaScripts(files: readonly FileObjects[]): Promise<Fi
         message: `ResourceInterpreterCustomization ${c.object.metadata.name}: the ${hook} luaScript does not compile (its line ${line}): ${message}`,
         fix: `correct line ${line} of spec.customizations.${hook}.luaScript; until then the last good definition stays in force`,
       });
-  // validateCustomizationRule: one script per operation and kind; the earlier name keeps it.
+  // validateCustomizationRule: one script per operation and kind; the earlier name keeps it. Only admitted
+  // customizations hold an operation: one the webhook refuses is never stored, so it stands in no later one's way.
   const owner = new Map<string, Located<ResourceInterpreterCustomization>>();
   for (const c of [...all].sort((a, b) => compareNames(a.object.metadata.name, b.object.metadata.name))) {
     const { apiVersion, kind } = c.object.spec.target;
+    const held: string[] = [];
     for (const hook of CHECKED_LUA_HOOKS) {
       if (hook === 'dependencyInterpretation' || !c.object.spec.customizations[hook]?.luaScript) continue;
       const key = `${apiVersion}/${kind}/${hook}`;
       const first = owner.get(key);
-      if (!first) owner.set(key, c);
+      if (!first) held.push(key);
       else
         refuse(c, {
           ...c.source,
@@ -51,6 +53,7 @@ export async function checkLuaScripts(files: readonly FileObjects[]): Promise<Fi
           fix: `keep one ${hook} for ${kind}: remove it from one of the two (Karmada's webhook refuses the second)`,
         });
     }
+    if (!refused.has(c)) for (const key of held) owner.set(key, c);
   }
   if (refused.size === 0) return [...files];
   return files.map((f) => {

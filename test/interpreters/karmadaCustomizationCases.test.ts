@@ -185,6 +185,20 @@ test('two customizations may each set a dependencyInterpretation for the same ki
   );
 });
 
+test('a refused customization holds no operation: the next one setting it is admitted', async () => {
+  // The webhook compares a new customization with the stored ones only; one it refused was never stored.
+  assert.equal(
+    await refused([
+      ric('a', { retention: 'function Retain(desiredObj, observedObj)' }),
+      ric('b', { retention: RETAIN }),
+      ric('c', { statusReflection: SCRIPTS.statusReflection!, replicaResource: SCRIPTS.replicaResource! }),
+      ric('d', { statusReflection: SCRIPTS.statusReflection!, healthInterpretation: SCRIPTS.healthInterpretation! }),
+      ric('e', { healthInterpretation: SCRIPTS.healthInterpretation! }),
+    ]),
+    ['interpreters/a.yaml', 'interpreters/d.yaml'],
+  );
+});
+
 test('a customization whose every script compiles is accepted', async () => {
   assert.equal(await refused([ric('correct', SCRIPTS)]), []);
 });
