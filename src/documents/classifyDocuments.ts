@@ -28,7 +28,7 @@ import { validateKarmadaKnownFields, validateKnownFields } from './schema/valida
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
-import { validateObjectMeta } from './schema/validateObjectMeta.ts';
+import { validateMetadataRules, validateObjectMeta } from './schema/validateObjectMeta.ts';
 import { storedPolicy } from './storedPolicy.ts';
 import { checkObjectIdentity } from './checkObjectName.ts';
 import { expandLists, type ListedObject } from './expandLists.ts';
@@ -153,10 +153,10 @@ export function classifyDocuments(
     if (extension) {
       const own =
         extension === 'rebalancer'
-          ? validateRebalancer(obj)
+          ? [...validateRebalancer(obj), ...validateMetadataRules(obj)]
           : extension === 'interpreter'
             ? validateInterpreterCustomization(obj)
-            : validateLuaCustomization(obj);
+            : [...validateLuaCustomization(obj), ...validateMetadataRules(obj)];
       const issues = [...own, ...notNamedYet(validateKarmadaKnownFields(obj), own)];
       for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
       if (issues.length > 0) {

@@ -157,4 +157,49 @@ spec:
   assert.equal(file.templates, [], 'each held');
 });
 
+test("Karmada's own kinds are held to the same label, annotation and finalizer rules, and each is held", () => {
+  // karmada-apiserver's ValidateObjectMetaAccessor for its custom resources, the aggregated API server's
+  // ValidateCluster and the MultiClusterService webhook's ValidateObjectMeta.
+  const kinds = [
+    'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: default, LABELS}\nspec: {resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]}',
+    'apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterOverridePolicy\nmetadata: {name: o, LABELS}\nspec: {}',
+    'apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterTaintPolicy\nmetadata: {name: t, LABELS}\nspec: {taints: [{key: a, effect: NoSchedule}]}',
+    'apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: m, LABELS}\nspec: {syncMode: Push}',
+    'apiVersion: networking.karmada.io/v1alpha1\nkind: MultiClusterService\nmetadata: {name: web, namespace: default, LABELS}\nspec: {types: [CrossCluster]}',
+    'apiVersion: apps.karmada.io/v1alpha1\nkind: WorkloadRebalancer\nmetadata: {name: r, LABELS}\nspec: {workloads: [{apiVersion: apps/v1, kind: Deployment, name: web}]}',
+    'apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: c, LABELS}\nspec: {target: {apiVersion: example.io/v1, kind: Foo}, customizations: {}}',
+  ];
+  for (const kind of kinds) {
+    const valid = classifyText('policies/k.yaml', kind.replace('LABELS', 'labels: {app.kubernetes.io/name: x}'));
+    assert.equal(valid.problems, [], kind);
+    const file = classifyText(
+      'policies/k.yaml',
+      kind.replace('LABELS', 'labels: {a/b/c: x}, annotations: {Bad_/x: "y"}, finalizers: [bad finalizer]'),
+    );
+    assert.equal(
+      file.problems.map((p) => `${p.line} ${p.message.split(':')[0]}`),
+      [
+        '3 label key "a/b/c" is not valid',
+        '3 annotation key "Bad_/x" is not valid',
+        '3 finalizer "bad finalizer" is not valid',
+      ],
+      kind,
+    );
+    assert.is(file.broken.length, kind.includes('WorkloadRebalancer') ? 0 : 1, kind);
+    assert.equal(
+      [
+        ...file.templates,
+        ...file.propagationPolicies,
+        ...file.overridePolicies,
+        ...file.clusterTaintPolicies,
+        ...file.clusters,
+        ...file.rebalancers,
+        ...file.interpreterCustomizations,
+      ],
+      [],
+      kind,
+    );
+  }
+});
+
 test.run();

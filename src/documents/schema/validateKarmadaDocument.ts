@@ -9,6 +9,7 @@ import { validateKarmadaRules } from './validateKarmadaRules.ts';
 import type { KarmadaRuleOptions } from './validateKarmadaRules.ts';
 import { findInlineCredentials } from './findInlineCredentials.ts';
 import { storedPolicy } from '../storedPolicy.ts';
+import { validateMetadataRules } from './validateObjectMeta.ts';
 
 export function isKarmadaKind(kind: unknown): kind is KarmadaKind {
   return typeof kind === 'string' && (KARMADA_KINDS as readonly string[]).includes(kind);
@@ -26,5 +27,10 @@ export function validateKarmadaDocument(
   const structural = validateAgainstSchema(value, SCHEMAS[kind]).filter(
     (issue) => !(issue.code === 'UNKNOWN_FIELD' && secretPaths.has(JSON.stringify(issue.path))),
   );
-  return [...structural, ...validateKarmadaRules(kind, value, options), ...credentials];
+  const metadata = isObject(value) ? validateMetadataRules(value) : [];
+  return [...structural, ...metadata, ...validateKarmadaRules(kind, value, options), ...credentials];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

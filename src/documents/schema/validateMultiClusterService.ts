@@ -6,6 +6,7 @@ import { objectMeta } from './karmadaSchemas.ts';
 import { isDNS1123Label } from './kubernetesNames.ts';
 import type { Schema } from './types.ts';
 import { preview, validateAgainstSchema, type SchemaIssue } from './validateAgainstSchema.ts';
+import { validateMetadataRules } from './validateObjectMeta.ts';
 
 const str = (extra: { enum?: string[] } = {}): Schema => ({ type: 'string', ...extra });
 const obj = (fields: Record<string, Schema>, required?: string[]): Schema =>
@@ -48,6 +49,7 @@ export function validateMultiClusterService(value: unknown): SchemaIssue[] {
   if (issues.length > 0 || !isObj(value)) return issues;
   const invalid = (path: (string | number)[], message: string, fix: string) =>
     issues.push({ path, code: 'INVALID_VALUE', message, fix });
+  issues.push(...validateMetadataRules(value));
   const name = (value.metadata as Obj).name as string;
   if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name))
     invalid(

@@ -2,7 +2,11 @@
 // of annotations), and metadata fields it cannot decode at all (`labels: [a, b]`, `namespace: 5`): Karmada's refuses
 // the template at creation, and every member the object it propagates.
 import { malformedMetadata } from '../../api/metadataShapes.ts';
-import { objectAndTemplateMetaViolations } from '../../labels/objectMetaRules.ts';
+import {
+  type MetaViolation,
+  objectAndTemplateMetaViolations,
+  objectMetaViolations,
+} from '../../labels/objectMetaRules.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 
 /** Issues of the object's own metadata and, for a built-in workload, its pod template's. */
@@ -16,13 +20,21 @@ export function validateObjectMeta(manifest: Record<string, unknown>): SchemaIss
         fix: fixFor(m.takes, m.field),
       }),
     ),
-    ...objectAndTemplateMetaViolations(manifest).map((v) => ({
-      path: v.path,
-      code: 'INVALID_VALUE' as const,
-      message: v.message,
-      fix: v.fix,
-    })),
+    ...objectAndTemplateMetaViolations(manifest).map(asIssue),
   ];
+}
+
+/**
+ * The label, annotation and finalizer rules alone, for Karmada's own kinds: karmada-apiserver holds a custom resource's
+ * metadata to them (ValidateObjectMetaAccessor), the aggregated API server a Cluster's and the MultiClusterService
+ * webhook its object's (ValidateObjectMeta); their schemas already refuse metadata of the wrong shape.
+ */
+export function validateMetadataRules(manifest: Record<string, unknown>): SchemaIssue[] {
+  return objectMetaViolations(manifest.metadata).map(asIssue);
+}
+
+function asIssue(v: MetaViolation): SchemaIssue {
+  return { path: v.path, code: 'INVALID_VALUE', message: v.message, fix: v.fix };
 }
 
 function described(value: unknown): string {
