@@ -23,6 +23,15 @@ function standardized(models: readonly ResourceModel[]): ResourceModel[] {
   return sorted;
 }
 
-function copyModel(m: ResourceModel): ResourceModel {
-  return { grade: m.grade, ranges: (m.ranges ?? []).map((r) => ({ ...r })) };
+/** A copy, with what the Cluster leaves out as Go decodes it: grade 0, no ranges, a nameless range, zero bounds. */
+function copyModel(m: Partial<ResourceModel>): ResourceModel {
+  return {
+    grade: m.grade ?? 0,
+    ranges: (m.ranges ?? []).map((r: Partial<ResourceModel['ranges'][number]>) => ({
+      ...r,
+      name: r.name ?? '',
+      min: r.min ?? '0',
+      max: r.max ?? '0',
+    })),
+  };
 }

@@ -251,6 +251,42 @@ test('resource models are sorted by grade, the first starts at 0 and the last en
   assert.equal(endsOpen, [{ grade: 1, ranges: [range('cpu', '0', MAX_INT64)] }]);
 });
 
+test("a grade, range name or bound left out of a resource model is Go's zero value, as the schemaless API server decodes it", () => {
+  // Cluster is served by karmada-aggregated-apiserver, which has no OpenAPI schema to require these fields.
+  const open = admitted(
+    cluster({
+      syncMode: 'Push',
+      resourceModels: [{ grade: 1, ranges: [{ name: 'cpu', min: '2' }] }, { ranges: [{ name: 'cpu', max: '2' }] }],
+    }),
+  ).spec.resourceModels;
+  assert.equal(open, [
+    { grade: 0, ranges: [range('cpu', '0', '2')] },
+    { grade: 1, ranges: [range('cpu', '2', MAX_INT64)] },
+  ]);
+  assert.equal(admitted(cluster({ syncMode: 'Push', resourceModels: [{ grade: 0 }] })).spec.resourceModels, [
+    { grade: 0, ranges: [] },
+  ]);
+  assert.equal(
+    admitted(cluster({ syncMode: 'Push', resourceModels: [{ grade: 0, ranges: [{ min: '0', max: '1' }] }] })).spec
+      .resourceModels,
+    [{ grade: 0, ranges: [range('', '0', MAX_INT64)] }],
+  );
+  // The zero values are then held to the same rules: two grades 0, or a middle grade ending at 0.
+  assert.ok(refused(cluster({ syncMode: 'Push', resourceModels: [{ ranges: [] }, { ranges: [] }] })));
+  assert.ok(
+    refused(
+      cluster({
+        syncMode: 'Push',
+        resourceModels: [
+          { grade: 0, ranges: [range('cpu', '0', '1')] },
+          { grade: 1, ranges: [{ name: 'cpu', min: '1' }] },
+          { grade: 2, ranges: [range('cpu', '2', MAX_INT64)] },
+        ],
+      }),
+    ),
+  );
+});
+
 test('a Cluster without resource models gets the nine default grades of cpu and memory', () => {
   // mutation_test.go TestSetDefaultClusterResourceModels.
   const bounds: [string, string][] = [

@@ -294,16 +294,13 @@ const clusterSpec: Schema = obj(
         ['key', 'effect'],
       ),
     ),
+    // The aggregated API server serving Clusters has no schema: a grade, range, name or bound left out is Go's zero
+    // value (a first grade's minimum and a last grade's maximum are set by admission anyway).
     resourceModels: list(
-      obj(
-        {
-          grade: int({ minimum: 0 }),
-          ranges: list(
-            obj({ name: str(), min: { type: 'quantity' }, max: { type: 'quantity' } }, ['name', 'min', 'max']),
-          ),
-        },
-        ['grade', 'ranges'],
-      ),
+      obj({
+        grade: int({ minimum: 0 }),
+        ranges: list(obj({ name: str(), min: { type: 'quantity' }, max: { type: 'quantity' } })),
+      }),
     ),
   },
   ['syncMode'],

@@ -962,14 +962,21 @@ function validateClusterSpec(spec: Obj, issues: SchemaIssue[]): void {
  * "2000m" would differ there).
  */
 function validateResourceModels(models: unknown[], issues: SchemaIssue[]): void {
-  if (models.length === 0 || !models.every((m) => isPlainObject(m) && typeof m.grade === 'number')) return;
-  const sorted = [...(models as Obj[])].sort((a, b) => (a.grade as number) - (b.grade as number));
+  // Left out, a grade is 0, a name "" and a bound 0, as Go decodes the Cluster.
+  const gradeOf = (m: Obj) => (m.grade ?? 0) as number;
+  if (models.length === 0 || !models.every((m) => isPlainObject(m) && typeof gradeOf(m) === 'number')) return;
+  const sorted = [...(models as Obj[])].sort((a, b) => gradeOf(a) - gradeOf(b));
   const bounds = (m: Obj, i: number) =>
     arrayAt(m, 'ranges').map((r) => {
       const range = isPlainObject(r) ? r : {};
-      const quantity = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? parseQuantity(v) : undefined);
+      const quantity = (v: unknown) =>
+        v === undefined || v === null
+          ? ZERO
+          : typeof v === 'string' || typeof v === 'number'
+            ? parseQuantity(v)
+            : undefined;
       return {
-        name: range.name,
+        name: range.name ?? '',
         min: i === 0 ? ZERO : quantity(range.min),
         max: i === sorted.length - 1 ? UNBOUNDED : quantity(range.max),
       };
@@ -985,7 +992,8 @@ function validateResourceModels(models: unknown[], issues: SchemaIssue[]): void 
   for (let i = 0; i < sorted.length; i++) {
     const model = sorted[i]!;
     const ranges = bounds(model, i);
-    if (i > 0 && model.grade === sorted[i - 1]!.grade) return refuse('The grade of each models should not be the same');
+    if (i > 0 && gradeOf(model) === gradeOf(sorted[i - 1]!))
+      return refuse('The grade of each models should not be the same');
     if (previous && previous.length !== ranges.length) return refuse('The number of resource types should be the same');
     for (let j = 0; j < ranges.length; j++) {
       const { name, min, max } = ranges[j]!;
