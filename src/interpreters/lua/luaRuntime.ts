@@ -4,6 +4,7 @@
 // 5.1 script differently are bridged here.
 import { podDependencies } from '../podDependencies.ts';
 import { fiveFourOnlySyntax } from './luaFiveOneSyntax.ts';
+import { formatGoNumber, routeFloatTextToHost } from './luaNumberText.ts';
 import { LUA_REGISTRYINDEX, LuaEngine, LuaFactory, LuaLibraries, type LuaWasm } from 'wasmoon';
 import { replicaRequirements } from '../replicaRequirements.ts';
 import {
@@ -77,7 +78,7 @@ export function isLuaRuntimeLoaded(): boolean {
 export function loadLuaRuntime(): Promise<void> {
   if (wasm) return Promise.resolve();
   loading ??= (async () => {
-    const module = await new LuaFactory().getLuaModule();
+    const module = await withFloatsPrintedAsGoPrintsThem(() => new LuaFactory().getLuaModule());
     makeIntegralFloatsPrintAsIntegers(module);
     natives = registerNatives(module);
     wasm = module;
@@ -91,6 +92,44 @@ export function loadLuaRuntime(): Promise<void> {
 function runtime(): { lua: LuaWasm; natives: Natives } {
   if (!wasm || !natives) throw new Error('the Lua runtime is not loaded: await loadLuaRuntime() first');
   return { lua: wasm, natives };
+}
+
+type Instantiate = (
+  bytes: BufferSource,
+  imports?: WebAssembly.Imports,
+) => Promise<WebAssembly.WebAssemblyInstantiatedSource>;
+
+/**
+ * wasmoon instantiates its module itself, with no hook for the bytes or the imports: WebAssembly.instantiate is
+ * wrapped while it loads, and only the Lua module (the one importing env.strftime) is rerouted.
+ */
+async function withFloatsPrintedAsGoPrintsThem<T>(load: () => Promise<T>): Promise<T> {
+  const original = WebAssembly.instantiate as Instantiate;
+  const wrapped: Instantiate = async (source, imports) => {
+    const env = imports?.env as Record<string, WebAssembly.ImportValue> | undefined;
+    if (!(source instanceof Uint8Array) || typeof env?.strftime !== 'function') return original(source, imports);
+    const route = routeFloatTextToHost(source);
+    const borrowed = env[route.importName] as (...args: number[]) => number;
+    let memory: WebAssembly.Memory | undefined;
+    const printFloat = (buffer: number, size: number, format: number, args: number): number => {
+      if (format !== route.formatAddress || !memory) return borrowed(buffer, size, format, args);
+      const text = Buffer.from(formatGoNumber(new DataView(memory.buffer).getFloat64(args, true)), 'latin1');
+      const heap = new Uint8Array(memory.buffer);
+      const length = Math.min(text.length, size - 1);
+      heap.set(text.subarray(0, length), buffer);
+      heap[buffer + length] = 0;
+      return text.length;
+    };
+    const result = await original(route.bytes, { ...imports, env: { ...env, [route.importName]: printFloat } });
+    memory = Object.values(result.instance.exports).find((e) => e instanceof WebAssembly.Memory);
+    return result;
+  };
+  (WebAssembly as { instantiate: Instantiate }).instantiate = wrapped;
+  try {
+    return await load();
+  } finally {
+    (WebAssembly as { instantiate: Instantiate }).instantiate = original;
+  }
 }
 
 /**

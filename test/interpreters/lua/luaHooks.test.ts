@@ -134,6 +134,30 @@ test('ReviseReplica sets the replicas; a result without kind is refused', () => 
   );
 });
 
+test('ReviseReplica: numbers a script turns into text read as gopher-lua prints them (Go fmt, shortest digits)', () => {
+  const script = `
+function ReviseReplica(obj, replicas)
+  obj.spec.replicas = replicas
+  obj.metadata.annotations = {
+    fraction = 'x' .. replicas / 3,
+    percent = tostring(replicas / 3 * 100) .. '%',
+    sum = string.format('%s', 0.1 + 0.2),
+    list = table.concat({ 2^53, 1e15, 1e14 + 0.5, 1234567.5, 0.00001, 2^63, -0.0, 100.0 }, ' '),
+    odd = table.concat({ 1/0, -1/0, 0/0, math.huge }, ' '),
+  }
+  return obj
+end`;
+  const revised = luaReviseReplica(script, deployment(1), 2) as { metadata: { annotations: unknown } };
+  // gopher-lua v1.1.1 through Karmada's luavm prints exactly these.
+  assert.equal(revised.metadata.annotations, {
+    fraction: 'x0.6666666666666666',
+    percent: '66.66666666666666%',
+    sum: '0.30000000000000004',
+    list: '9007199254740992 1000000000000000 1.000000000000005e+14 1.2345675e+06 1e-05 9.223372036854776e+18 0 100',
+    odd: '+Inf -Inf NaN 1.7976931348623157e+308',
+  });
+});
+
 test('Retain returns the observed object when the script says so', () => {
   const desired = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 1 } };
   const observed = { ...desired, spec: { replicas: 2 }, status: {} };
