@@ -538,17 +538,29 @@ table.move, table.pack, table.unpack = nil, nil, nil
 
 -- math: gopher-lua's set.
 local m = math
+-- gopher-lua's math functions take float64 arguments (CheckNumber) and read no more of them than Lua 5.1's did: log
+-- has no base and atan no second argument, and mod is the % operator (luaModulo), not fmod. On floats, fmod(5, 0)
+-- and 5 % 0 are NaN, where Lua 5.4's integer versions raise an error.
+local rawLog, rawAtan, rawFmod = m.log, m.atan, m.fmod
+local function checkNumber(fn, n, v)
+  local x = tonum(v)
+  if x == nil then error('bad argument #' .. n .. ' to ' .. fn .. ' (number expected, got ' .. type(v) .. ')', 3) end
+  return x + 0.0
+end
 m.pow = function(x, y) return x ^ y end
-m.mod = m.fmod
-m.atan2 = function(y, x) return m.atan(y, x) end
-m.log10 = function(x) return m.log(x, 10) end
+m.mod = function(x, y) return checkNumber('mod', 1, x) % checkNumber('mod', 2, y) end
+m.fmod = function(x, y) return rawFmod(checkNumber('fmod', 1, x), checkNumber('fmod', 2, y)) end
+m.log = function(x) return rawLog(checkNumber('log', 1, x)) end
+m.atan = function(x) return rawAtan(checkNumber('atan', 1, x)) end
+m.atan2 = function(y, x) return rawAtan(y, x) end
+m.log10 = function(x) return rawLog(x, 10) end
 m.cosh = function(x) return (m.exp(x) + m.exp(-x)) / 2 end
 m.sinh = function(x) return (m.exp(x) - m.exp(-x)) / 2 end
 m.tanh = function(x) local a, b = m.exp(x), m.exp(-x) return (a - b) / (a + b) end
 m.ldexp = function(x, e) return x * 2.0 ^ e end
 m.frexp = function(x)
   if x == 0 or x ~= x or x == huge or x == -huge then return x, 0 end
-  local e = floor(m.log(m.abs(x), 2)) + 1
+  local e = floor(rawLog(m.abs(x), 2)) + 1
   local f = x / 2.0 ^ e
   if m.abs(f) >= 1 then f, e = f / 2, e + 1 elseif m.abs(f) < 0.5 then f, e = f * 2, e - 1 end
   return f, e
@@ -611,8 +623,8 @@ local function bounded(f, name)
   return function(subject, pattern, init, plain)
     if type(subject) == 'string' and type(pattern) == 'string' and not (name == 'find' and plain) and #subject > 1 then
       local n, k = #subject, quantifiers(pattern)
-      local cost = ssub(pattern, 1, 1) == '^' and 0 or m.log(n + 1, 10)
-      for i = 1, k do cost = cost + m.log((n + i) / i, 10) end
+      local cost = ssub(pattern, 1, 1) == '^' and 0 or rawLog(n + 1, 10)
+      for i = 1, k do cost = cost + rawLog((n + i) / i, 10) end
       if cost > 9 then
         error(sformat('string.%s: the pattern is too costly for a subject of %d bytes (at worst about 10^%d steps); match a shorter string or use fewer repetitions', name, n, floor(cost)), 2)
       end

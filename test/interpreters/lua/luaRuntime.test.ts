@@ -240,4 +240,17 @@ test('assigning a global, even nil, replaces the built-in for the rest of the ca
   assert.is(run('return type(error)'), 'function');
 });
 
+test("math reads its arguments as gopher-lua does: float64, no base for log, mod is Lua 5.1's % operator", () => {
+  const values = run(`
+    local r = {}
+    for _, v in ipairs({ math.mod(-5, 3), math.mod(5, -3), math.mod(5, 0), math.mod('7', 4), math.fmod(5, 0),
+        math.fmod(-5, 3), math.log(8, 2), math.log10(1000), math.atan(1, 2), math.atan2(1, 2), select(2, math.frexp(8)) }) do
+      r[#r + 1] = tostring(v)
+    end
+    return table.concat(r, ' ')`);
+  // gopher-lua v1.1.1 gives exactly these.
+  assert.is(values, '1 -1 NaN 3 NaN -2 2.0794415416798357 3 0.7853981633974483 0.4636476090008061 4');
+  assert.throws(() => run('return math.mod(nil, 2)'), /bad argument #1 to mod \(number expected, got nil\)/);
+});
+
 test.run();
