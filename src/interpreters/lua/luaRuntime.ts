@@ -430,7 +430,7 @@ local collect = collectgarbage
 local error, type, select, tostring, next = error, type, select, tostring, next
 local getmetatable, load = getmetatable, load
 local floor, ceil, huge, mtype, tointeger = math.floor, math.ceil, math.huge, math.type, math.tointeger
-local sfind, ssub, sformat, tconcat, tunpack = string.find, string.sub, string.format, table.concat, table.unpack
+local sfind, ssub, sformat, srep, tconcat, tunpack = string.find, string.sub, string.format, string.rep, table.concat, table.unpack
 
 -- base: gopher-lua's set (unpack, no rawlen or warn); print goes nowhere, as a controller's stdout does.
 _VERSION = 'Lua 5.1'
@@ -683,31 +683,54 @@ local function refuse(name)
 end
 s.gsub, s.rep, s.dump = refuse('gsub'), refuse('rep'), refuse('dump')
 s.pack, s.packsize, s.unpack = nil, nil, nil
--- Go's Sprintf truncates a float given to %d; Lua 5.4 refuses one with a fraction.
+-- gopher-lua hands each number to Go's Sprintf as int64(n) for an integer conversion: a float is truncated, and one
+-- int64 cannot hold (infinities, NaN, 2^63 and past) is math.MinInt64 on amd64, where Lua 5.4 refuses them. Go prints
+-- %x and %o of a negative number as a sign and the magnitude (-ff), C as the two's complement.
 local integerConversions = { d = true, i = true, c = true, o = true, x = true, X = true }
+local unsignedConversions = { o = true, x = true, X = true }
+local function goInt64(v)
+  if v ~= v or v >= 2^63 or v < -2^63 then return minint end
+  return v >= 0 and floor(v) or ceil(v)
+end
+local function signedUnsigned(flags, width, precision, conversion, v)
+  local magnitude = v == minint and v or -v
+  local body = '-' .. sformat('%' .. (sfind(flags, '#', 1, true) and '#' or '') .. precision .. conversion, magnitude)
+  local w = tonum(width) or 0
+  if #body >= w then return body end
+  if sfind(flags, '-', 1, true) then return body .. srep(' ', w - #body) end
+  if sfind(flags, '0', 1, true) and precision == '' then return '-' .. srep('0', w - #body) .. ssub(body, 2) end
+  return srep(' ', w - #body) .. body
+end
 s.format = function(fmt, ...)
   checkLength(fmt)
   local n = select('#', ...)
   if type(fmt) ~= 'string' or n == 0 then return sformat(fmt, ...) end
   local args = { ... }
-  local i, pos = 0, 1
+  local pieces, i, pos, from = {}, 0, 1, 1
   while true do
     local at = sfind(fmt, '%', pos, true)
     if not at then break end
     if ssub(fmt, at + 1, at + 1) == '%' then
       pos = at + 2
     else
-      local _, stop, conversion = sfind(fmt, '^[-+ #0]*%d*%.?%d*(%a)', at + 1)
+      local _, stop, flags, width, precision, conversion = sfind(fmt, '^([-+ #0]*)(%d*)(%.?%d*)(%a)', at + 1)
       if not stop then break end
       i = i + 1
       local v = args[i]
-      if integerConversions[conversion] and mtype(v) == 'float' and v == v and v ~= huge and v ~= -huge then
-        args[i] = v >= 0 and floor(v) or ceil(v)
+      if integerConversions[conversion] and mtype(v) == 'float' then
+        v = goInt64(v)
+        args[i] = v
+      end
+      if unsignedConversions[conversion] and mtype(v) == 'integer' and v < 0 then
+        pieces[#pieces + 1] = ssub(fmt, from, at - 1) .. '%s'
+        args[i] = signedUnsigned(flags, width, precision, conversion, v)
+        from = stop + 1
       end
       pos = stop + 1
     end
   end
-  return sformat(fmt, tunpack(args, 1, n))
+  pieces[#pieces + 1] = ssub(fmt, from)
+  return sformat(tconcat(pieces), tunpack(args, 1, n))
 end
 
 -- os: oslib_safe offers time and date only.

@@ -253,4 +253,15 @@ test("math reads its arguments as gopher-lua does: float64, no base for log, mod
   assert.throws(() => run('return math.mod(nil, 2)'), /bad argument #1 to mod \(number expected, got nil\)/);
 });
 
+test("string.format's integer conversions read a number as Go's int64 and print a negative in hex or octal with its sign", () => {
+  const formatted = run(
+    "return string.format('%d %d %d %d|%x %X %o %#x|%5x|%-5x|%05x|%.3x|%x %x', 1/0, -1/0, 0/0, 2^63, -1, -255, -8, -255, -1, -1, -1, -1, -2^63, -3.5)",
+  );
+  // gopher-lua v1.1.1 gives exactly this.
+  assert.is(
+    formatted,
+    '-9223372036854775808 -9223372036854775808 -9223372036854775808 -9223372036854775808|-1 -FF -10 -0xff|   -1|-1   |-0001|-001|-8000000000000000 -3',
+  );
+});
+
 test.run();
