@@ -20,7 +20,7 @@ export type Evaluation =
   | { kind: 'ambiguous-selector'; message: string }
   | {
       kind: 'decided';
-      /** The decision's AbleToScale reason (normalizeReplicas), ScalingDisabled for a target at 0. */
+      /** The decision's AbleToScale reason (normalizeReplicas), ScalingDisabled for a target its members run at 0. */
       ableToScale: string;
       scalingLimited: string;
       rescale: boolean;

@@ -36,6 +36,11 @@ export interface ScaleInput {
   behavior: ScalingBehavior | undefined;
   /** The workload's replicas now (the template's, or the last decision's). */
   currentReplicas: number;
+  /**
+   * The workload's spec.replicas summed over its Ready target clusters (Karmada's multi-cluster scale): scaling is
+   * disabled only when this is 0, never for a template at 0 whose members still run it.
+   */
+  memberReplicas: number;
   /** The largest recommendation over the metrics; undefined when no metric could be computed. */
   metricReplicas: number | undefined;
   /** The metric that gave it, for the reason ("cpu resource utilization (percentage of request)"). */
@@ -192,13 +197,14 @@ function withScaleEvent(
 
 /**
  * One reconcileAutoscaler step after the metrics are read: the replicas the workload should have now, and the
- * history to keep for the next step. A target at 0 replicas (with minReplicas > 0) is not autoscaled; a count
- * outside [min, max] is brought inside without metrics.
+ * history to keep for the next step. A target its members run at 0 replicas (with minReplicas > 0) is not
+ * autoscaled; a count outside [min, max] is brought inside without metrics.
  */
 export function decideReplicas(input: ScaleInput): ScaleDecision | { error: string } {
   const { currentReplicas: current, minReplicas, maxReplicas, now } = input;
   const windowMs = input.downscaleStabilizationMs ?? DEFAULT_DOWNSCALE_STABILIZATION_MS;
-  if (current === 0 && minReplicas !== 0)
+  // Karmada tests the members' scale here, not the template's count (Kubernetes' HPA tests the one scale it has).
+  if (input.memberReplicas === 0 && minReplicas !== 0)
     return {
       desiredReplicas: 0,
       rescale: false,

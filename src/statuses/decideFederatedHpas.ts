@@ -544,6 +544,7 @@ async function decideOne(
     maxReplicas: spec.maxReplicas,
     behavior: scalingBehavior(spec.behavior),
     currentReplicas,
+    memberReplicas,
     metricReplicas: metricsFailed ? undefined : metricReplicas,
     ...(metricName && !metricsFailed ? { metricName } : {}),
     now: input.now.getTime(),

@@ -15,6 +15,7 @@ const base: ScaleInput = {
   maxReplicas: 10,
   behavior: scalingBehavior({}),
   currentReplicas: 2,
+  memberReplicas: 2,
   metricReplicas: 2,
   metricName: 'cpu resource utilization (percentage of request)',
   now: t0,
@@ -83,9 +84,14 @@ test('max and min bound the result; a count outside them is brought in without m
   assert.equal([below.desiredReplicas, below.reason], [3, 'Current number of replicas below Spec.MinReplicas']);
 });
 
-test('a target at 0 replicas is not autoscaled', () => {
-  const d = decide({ currentReplicas: 0, metricReplicas: 5 });
+test('a target its members run at 0 replicas is not autoscaled; a template at 0 its members still run is raised to min', () => {
+  const d = decide({ currentReplicas: 0, memberReplicas: 0, metricReplicas: 5 });
   assert.equal([d.desiredReplicas, d.rescale, d.ableToScale], [0, false, 'ScalingDisabled']);
+  const raised = decide({ currentReplicas: 0, memberReplicas: 3, minReplicas: 2, metricReplicas: undefined });
+  assert.equal(
+    [raised.desiredReplicas, raised.rescale, raised.reason],
+    [2, true, 'Current number of replicas below Spec.MinReplicas'],
+  );
 });
 
 test('scale down waits for the stabilization window (default 300 s): the highest recent recommendation wins', () => {

@@ -61,4 +61,32 @@ spec:
   assert.equal(decision.metrics, []);
 });
 
+test('a workload set to 0 replicas in Git while its members still run it is brought back to minReplicas', async () => {
+  // Karmada's scale-to-zero check reads the members' summed scale, not the template: while they still run the old
+  // count, the template's 0 is merely below minReplicas.
+  const commits = member.commit(
+    {
+      'templates/api.yaml': JSON.stringify({ ...DEPLOYMENT, spec: { ...DEPLOYMENT.spec, replicas: 0 } }),
+      'templates/api-fhpa.yaml': `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: api, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  minReplicas: 2
+  maxReplicas: 6
+`,
+    },
+    'api scaled to 0 in Git under a FederatedHPA of at least 2',
+  );
+  const decision = (await member.decide(commits, { now: new Date(), memory: newAutoscalerMemory() }))('api')!;
+  assert.equal(
+    [decision.currentReplicas, decision.desiredReplicas, decision.reason],
+    [0, 2, 'Current number of replicas below Spec.MinReplicas'],
+  );
+  assert.equal(
+    decision.conditions?.map((c) => `${c.type}=${c.status} ${c.reason}`),
+    ['AbleToScale=True SucceededRescale'],
+  );
+});
+
 test.run();
