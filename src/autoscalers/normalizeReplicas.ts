@@ -109,6 +109,20 @@ function longestPeriodMs(rules: ScalingRules): number {
   return Math.max(0, ...rules.policies.map((p) => p.periodSeconds)) * 1000;
 }
 
+/**
+ * Karmada's stabilizeRecommendation[WithBehaviors] record: the new recommendation takes the place of the last one
+ * older than the windows, else is appended. The others older than the windows stay (the list stays as long as the
+ * most a window has held), so a window widened later counts them again.
+ */
+function recordRecommendation(
+  list: readonly TimedRecommendation[],
+  oldIndex: number,
+  rec: TimedRecommendation,
+): TimedRecommendation[] {
+  if (oldIndex < 0) return [...list, rec];
+  return list.map((r, i) => (i === oldIndex ? rec : r));
+}
+
 interface Normalized {
   desired: number;
   ableToScale: string;
@@ -120,13 +134,12 @@ function normalizeWithoutBehavior(input: ScaleInput, proposed: number, windowMs:
   const { now, currentReplicas: current } = input;
   const cutoff = now - windowMs;
   let stabilized = proposed;
-  const kept: TimedRecommendation[] = [];
-  for (const rec of input.history.recommendations) {
-    if (rec.at < cutoff) continue;
-    kept.push(rec);
-    if (rec.replicas > stabilized) stabilized = rec.replicas;
-  }
-  kept.push({ at: now, replicas: proposed });
+  let old = -1;
+  input.history.recommendations.forEach((rec, i) => {
+    if (rec.at < cutoff) old = i;
+    else if (rec.replicas > stabilized) stabilized = rec.replicas;
+  });
+  const kept = recordRecommendation(input.history.recommendations, old, { at: now, replicas: proposed });
   const ableToScale = stabilized !== proposed ? 'ScaleDownStabilized' : 'ReadyForNewScale';
   const upLimit = scaleUpLimit(current);
   const maximum = Math.min(input.maxReplicas, upLimit);
@@ -150,13 +163,13 @@ function normalizeWithBehavior(
   const downCutoff = now - (downSeconds === undefined ? windowMs : downSeconds * 1000);
   let up = proposed;
   let down = proposed;
-  const kept: TimedRecommendation[] = [];
-  for (const rec of history.recommendations) {
+  let old = -1;
+  history.recommendations.forEach((rec, i) => {
     if (rec.at > upCutoff) up = Math.min(rec.replicas, up);
     if (rec.at > downCutoff) down = Math.max(rec.replicas, down);
-    if (!(rec.at < upCutoff && rec.at < downCutoff)) kept.push(rec);
-  }
-  kept.push({ at: now, replicas: proposed });
+    if (rec.at < upCutoff && rec.at < downCutoff) old = i;
+  });
+  const kept = recordRecommendation(history.recommendations, old, { at: now, replicas: proposed });
   const stabilized = Math.min(Math.max(current, up), down);
   const ableToScale =
     stabilized === proposed ? 'ReadyForNewScale' : proposed >= current ? 'ScaleUpStabilized' : 'ScaleDownStabilized';

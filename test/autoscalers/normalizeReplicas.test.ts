@@ -160,4 +160,32 @@ test('without behavior: the scale-up limit is max(2 x current, 4) and scale down
   assert.is(short.desiredReplicas, 2);
 });
 
+test('a widened scale-down window counts the older recommendations still held: each pass replaces only one', () => {
+  // Karmada overwrites one recommendation older than the windows with the new one and keeps the rest, so a window
+  // widened later reaches them again.
+  const narrow = scalingBehavior({
+    scaleDown: { stabilizationWindowSeconds: 30, policies: [{ type: 'Pods', value: 1, periodSeconds: 15 }] },
+  });
+  const history: ScalingHistory = {
+    ...EMPTY_HISTORY,
+    recommendations: [
+      { at: t0, replicas: 9 },
+      { at: t0 + 10_000, replicas: 9 },
+    ],
+  };
+  const first = decide({ behavior: narrow, currentReplicas: 10, metricReplicas: 4, now: t0 + 60_000, history });
+  assert.equal([first.desiredReplicas, first.scalingLimited], [9, 'ScaleDownLimit']);
+  const wide = scalingBehavior({
+    scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Pods', value: 1, periodSeconds: 15 }] },
+  });
+  const next = decide({
+    behavior: wide,
+    currentReplicas: 9,
+    metricReplicas: 4,
+    now: t0 + 76_000,
+    history: first.history,
+  });
+  assert.equal([next.desiredReplicas, next.ableToScale], [9, 'ScaleDownStabilized']);
+});
+
 test.run();
