@@ -189,7 +189,10 @@ function normalizeWithBehavior(
   return { desired, ableToScale, scalingLimited, recommendations: kept };
 }
 
-/** Karmada's storeScaleEvent: events older than the longest policy period are no longer counted, so dropped. */
+/**
+ * Karmada's storeScaleEvent: the new event takes the place of the last one older than the longest policy period,
+ * else is appended. The other outdated ones stay and count again if a policy's period is widened later.
+ */
 function withScaleEvent(
   history: ScalingHistory,
   behavior: ScalingBehavior | undefined,
@@ -198,14 +201,17 @@ function withScaleEvent(
   now: number,
 ): ScalingHistory {
   if (!behavior) return history;
-  if (to > from) {
-    const cutoff = now - longestPeriodMs(behavior.scaleUp);
-    const kept = history.scaleUpEvents.filter((e) => e.at >= cutoff);
-    return { ...history, scaleUpEvents: [...kept, { at: now, change: to - from }] };
-  }
-  const cutoff = now - longestPeriodMs(behavior.scaleDown);
-  const kept = history.scaleDownEvents.filter((e) => e.at >= cutoff);
-  return { ...history, scaleDownEvents: [...kept, { at: now, change: from - to }] };
+  const store = (events: readonly TimedScaleEvent[], rules: ScalingRules, change: number): TimedScaleEvent[] => {
+    const cutoff = now - longestPeriodMs(rules);
+    let outdated = -1;
+    events.forEach((e, i) => {
+      if (e.at < cutoff) outdated = i;
+    });
+    const event = { at: now, change };
+    return outdated < 0 ? [...events, event] : events.map((e, i) => (i === outdated ? event : e));
+  };
+  if (to > from) return { ...history, scaleUpEvents: store(history.scaleUpEvents, behavior.scaleUp, to - from) };
+  return { ...history, scaleDownEvents: store(history.scaleDownEvents, behavior.scaleDown, from - to) };
 }
 
 /**

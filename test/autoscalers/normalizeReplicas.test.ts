@@ -188,4 +188,28 @@ test('a widened scale-down window counts the older recommendations still held: e
   assert.equal([next.desiredReplicas, next.ableToScale], [9, 'ScaleDownStabilized']);
 });
 
+test('a widened policy period counts the older scale events still held: each rescale replaces only one', () => {
+  // Karmada's storeScaleEvent overwrites one event older than the longest period and keeps the rest.
+  const narrow = scalingBehavior({ scaleUp: { policies: [{ type: 'Pods', value: 1, periodSeconds: 15 }] } });
+  const history: ScalingHistory = {
+    ...EMPTY_HISTORY,
+    scaleUpEvents: [
+      { at: t0, change: 1 },
+      { at: t0 + 5000, change: 1 },
+    ],
+  };
+  const first = decide({ behavior: narrow, currentReplicas: 4, metricReplicas: 10, now: t0 + 60_000, history });
+  assert.is(first.desiredReplicas, 5);
+  const wide = scalingBehavior({ scaleUp: { policies: [{ type: 'Pods', value: 2, periodSeconds: 120 }] } });
+  const next = decide({
+    behavior: wide,
+    currentReplicas: 5,
+    metricReplicas: 10,
+    now: t0 + 70_000,
+    history: first.history,
+  });
+  // Three pods added in the last 120 s: the period started at 2, so 2 + 2 allows no more than the 5 there are.
+  assert.equal([next.desiredReplicas, next.rescale], [5, false]);
+});
+
 test.run();
