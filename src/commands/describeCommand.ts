@@ -9,7 +9,7 @@ import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import { templateStatusPath } from '../branches/status/statusFiles.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
-import { describeFederatedHpa, readFederatedHpas } from '../views/federatedHpaViews.ts';
+import { describeFederatedHpa, readFederatedHpaEvents, readFederatedHpas } from '../views/federatedHpaViews.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
 import { describePolicy, isNamespacedPolicy, readPolicies } from '../views/policyViews.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
@@ -59,7 +59,8 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     );
     if (!view)
       return notFound(ctx, `federatedhpas.autoscaling.karmada.io "${name}" not found in namespace ${namespace}`);
-    ctx.out(terminalSafe(describeFederatedHpa(view), { multiline: true }));
+    const events = await readFederatedHpaEvents(fleet, view);
+    ctx.out(terminalSafe(describeFederatedHpa({ ...view, events }, ctx.now()), { multiline: true }));
     return 0;
   }
   if (type.type === 'clusters') {

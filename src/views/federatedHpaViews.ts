@@ -6,15 +6,25 @@ import type { Template } from '../api/model.ts';
 import {
   autoscalerPath,
   FEDERATED_HPA_API_VERSION,
+  parseAutoscalerDecision,
   readAutoscalerDecisions,
   type AutoscalerDecisionFile,
   type SeenMetric,
 } from '../branches/status/autoscalerDecisions.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import { printTable } from './printTable.ts';
 import type { Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
+import { readPathHistory } from './readPathHistory.ts';
+import {
+  type DecisionVersion,
+  federatedHpaEventLines,
+  federatedHpaEvents,
+  type FhpaEvent,
+} from './federatedHpaEvents.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -29,6 +39,36 @@ export interface FederatedHpaView {
   decision?: AutoscalerDecisionFile;
   /** When its file appeared (seconds), for AGE. */
   firstSeen?: number;
+  /** What the controller did, from the decision file's history on the status branch (describe only). */
+  events?: FhpaEvent[];
+}
+
+/**
+ * The FederatedHPA's events: the last `limit` status commits that changed its decision file, each read with the
+ * version before it (the events are the differences).
+ */
+export async function readFederatedHpaEvents(fleet: Fleet, v: FederatedHpaView, limit = 10): Promise<FhpaEvent[]> {
+  const status = fleet.status?.commit.oid;
+  if (!status) return [];
+  const path = autoscalerPath(v.template.ref.namespace, v.template.ref.name);
+  const fileAt = async (commit: string | undefined): Promise<AutoscalerDecisionFile | null> => {
+    if (!commit) return null;
+    const text = (await readTextFiles(fleet.repo, (await readCommitInfo(fleet.repo, commit)).tree, [path])).get(path);
+    try {
+      return text ? parseAutoscalerDecision(text) : null;
+    } catch {
+      return null; // a file written by hand that is no decision: no event
+    }
+  };
+  const commits = await readPathHistory(fleet.repo, status, path, limit);
+  const versions: DecisionVersion[] = await Promise.all(
+    commits.map(async (c) => ({
+      at: c.committer.timestamp * 1000,
+      file: await fileAt(c.oid),
+      before: await fileAt(c.parents[0]),
+    })),
+  );
+  return federatedHpaEvents(versions);
 }
 
 /** Every FederatedHPA of the source commit, with its decision from the status branch when there is one. */
@@ -151,8 +191,8 @@ export function listFederatedHpas(
   return { headers, rows, objects: picked.map(federatedHpaObject), namespaced: true };
 }
 
-/** `describe federatedhpa`: as `kubectl describe hpa` lays one out. Pure. */
-export function describeFederatedHpa(v: FederatedHpaView): string {
+/** `describe federatedhpa`: as `kubectl describe hpa` lays one out, its Events when `v` has them read. Pure. */
+export function describeFederatedHpa(v: FederatedHpaView, now?: Date): string {
   const spec = (v.template.manifest.spec ?? {}) as FhpaSpec;
   const d = v.decision;
   const lines = [
@@ -199,5 +239,6 @@ export function describeFederatedHpa(v: FederatedHpaView): string {
           .map((l) => `  ${l}`),
       );
   }
+  if (v.events && now) lines.push(...federatedHpaEventLines(v.events, now));
   return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,8 @@ import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { autoscalerPath, serializeAutoscalerDecision } from '../../src/branches/status/autoscalerDecisions.ts';
 import { replicasFromAutoscaler } from '../../src/views/replicasFromMembers.ts';
 import { describeFederatedHpa, federatedHpaObject } from '../../src/views/federatedHpaViews.ts';
+import { federatedHpaEvents } from '../../src/views/federatedHpaEvents.ts';
+import type { HpaCondition } from '../../src/api/conditions.ts';
 import type { Template } from '../../src/api/model.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
@@ -147,6 +149,102 @@ spec:
     },
     { type: '' },
   ]);
+});
+
+test("describe fhpa: Events are what the controller recorded, from the decision file's status commits", async () => {
+  // A later pass finds the workload on no Ready cluster: Karmada's FailedGetScale warning, no rescale.
+  const held = serializeAutoscalerDecision({
+    apiVersion: 'autoscaling.karmada.io/v1alpha1',
+    kind: 'FederatedHPA',
+    metadata: { namespace: 'default', name: 'nginx' },
+    scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' },
+    desiredReplicas: 4,
+    currentReplicas: 4,
+    reason: 'the workload runs in no Ready target cluster',
+    ableToScale: 'FailedGetScale',
+    metrics: [],
+    lastScaleTime: '2023-11-15T00:00:00Z',
+    conditions: [
+      {
+        type: 'AbleToScale',
+        status: 'False',
+        reason: 'FailedGetScale',
+        message:
+          "the HPA controller was unable to get the target's current scale: failed to get replicas in any of clusters, possibly because all of clusters are not ready",
+      },
+    ],
+  });
+  const blob = repo.git(['hash-object', '-w', '--stdin'], { input: held }).trim();
+  const env = { GIT_INDEX_FILE: `${repo.path}/.git/status-index` };
+  repo.git(['read-tree', 'flotilla/status'], { env });
+  repo.git(['update-index', '--add', '--cacheinfo', `100644,${blob},${autoscalerPath('default', 'nginx')}`], { env });
+  const tree = repo.git(['write-tree'], { env }).trim();
+  const at = `@${Math.floor(NOW.getTime() / 1000) - 120} +0000`;
+  const commit = repo
+    .git(['commit-tree', tree, '-p', 'flotilla/status', '-m', 'FederatedHPA default/nginx keeps 4'], {
+      env: { GIT_COMMITTER_DATE: at, GIT_AUTHOR_DATE: at },
+    })
+    .trim();
+  repo.git(['update-ref', 'refs/heads/flotilla/status', commit]);
+  const r = await run(describeCommand, 'fhpa', 'nginx');
+  assert.is(r.code, 0, r.err);
+  const events = r.out
+    .slice(r.out.indexOf('\nEvents:\n') + 1)
+    .trimEnd()
+    .split('\n');
+  assert.match(events[1]!, /^ {2}Type +Reason +Age +From +Message$/);
+  assert.match(
+    events[2]!,
+    /^ {2}Normal +SuccessfulRescale +\S+ +federatedHPA-controller +New size: 4; reason: cpu resource utilization \(percentage of request\) above target$/,
+  );
+  assert.match(
+    events[3]!,
+    /^ {2}Warning +FailedGetScale +2m +federatedHPA-controller +failed to get replicas in any of clusters, possibly because all of clusters are not ready$/,
+  );
+  assert.is(events.length, 4);
+});
+
+test("FederatedHPA events: a condition turning False is Karmada's warning, with its event reason and message, once", () => {
+  const file = (conditions: HpaCondition[]) => ({
+    apiVersion: 'autoscaling.karmada.io/v1alpha1' as const,
+    kind: 'FederatedHPA' as const,
+    metadata: { namespace: 'default', name: 'web' },
+    scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+    desiredReplicas: 2,
+    currentReplicas: 2,
+    reason: 'no policy propagates the workload',
+    ableToScale: conditions[0]!.reason,
+    metrics: [],
+    conditions,
+  });
+  const binding: HpaCondition = {
+    type: 'AbleToScale',
+    status: 'False',
+    reason: 'FailedGetBinding',
+    message: 'the HPA controller was unable to get the binding by scaleTargetRef: target resource has no label',
+  };
+  const metric: HpaCondition = {
+    type: 'ScalingActive',
+    status: 'False',
+    reason: 'FailedGetResourceMetric',
+    message:
+      'the HPA was unable to compute the replica count: failed to get cpu utilization: did not receive metrics for any ready pods',
+  };
+  const first = file([binding]);
+  const second = file([{ ...binding, status: 'True', reason: 'SucceededGetScale', message: '' }, metric]);
+  const third = file([binding, metric]);
+  assert.equal(
+    federatedHpaEvents([
+      { at: 3000, file: third, before: second },
+      { at: 1000, file: first, before: null },
+      { at: 2000, file: second, before: first },
+    ]).map((e) => `${e.type} ${e.reason}: ${e.message}`),
+    [
+      'Warning FailedGetBindings: target resource has no label',
+      'Warning FailedGetResourceMetric: failed to get cpu utilization: did not receive metrics for any ready pods',
+      'Warning FailedGetBindings: target resource has no label',
+    ],
+  );
 });
 
 test.run();
