@@ -219,7 +219,9 @@ export function calculateAverageValueReplicas(
       value: { replicas: Math.ceil((ratio * readyCount) / calibration), utilization: 0, averageMilli },
     };
   }
-  if (missing.size > 0) for (const name of missing) metrics.set(name, ratio < 1 ? targetMilli : 0);
+  // At exactly the target the missing pods stay out of the average (neither branch of calcPlainMetricReplicas).
+  if (ratio < 1) for (const name of missing) metrics.set(name, targetMilli);
+  else if (ratio > 1) for (const name of missing) metrics.set(name, 0);
   if (scaleUpWithUnready) for (const name of unready) metrics.set(name, 0);
   const newRatio = usageRatio(metrics, targetMilli).ratio;
   if (Math.abs(1 - newRatio) <= tolerance || (ratio < 1 && newRatio > 1) || (ratio > 1 && newRatio < 1)) return keep;

@@ -163,4 +163,11 @@ test('for CPU, a Ready condition without a lastTransitionTime turned so before a
   assert.is(replicas(calculateResourceReplicas(2, 50, [pod('a'), down], use, 0.1, 1, readiness)), 3);
 });
 
+test('AverageValue: pods missing a metric are left out when the others are exactly at target, so the count stays', () => {
+  // calcPlainMetricReplicas fills missing pods in only for a ratio below or above 1: at exactly 1 they count for nothing.
+  const pods = ['a', 'b', 'c', 'd'].map((name) => pod(name));
+  const r = calculateAverageValueReplicas(4, 100, pods, usage({ a: 100 }), 0.1, 1, { resource: 'memory' });
+  assert.is(replicas(r), 4);
+});
+
 test.run();
