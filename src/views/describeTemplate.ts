@@ -3,7 +3,7 @@ import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { ObjectRef } from '../api/kinds.ts';
 import { historySubject, type HistoryEntry } from '../audits/readObjectHistory.ts';
-import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
+import { isAwaitingApply, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { printable, printTable } from './printTable.ts';
 
@@ -98,7 +98,8 @@ export function describeTemplate(d: TemplateDescription): string {
               return [
                 name,
                 replicas,
-                s ? String(s.applied) : 'Unknown',
+                // A target that has reported nothing yet: Karmada's Work there has no Applied condition at all.
+                s && !isAwaitingApply(s) ? String(s.applied) : 'Unknown',
                 s?.health === 'Unhealthy' && s.unhealthySince
                   ? `Unhealthy since ${s.unhealthySince}`
                   : (s?.health ?? 'Unknown'),
