@@ -151,9 +151,10 @@ function withResult(
   // is empty); any other error patches nothing (scheduler.go#scheduleResourceBindingWithClusterAffinity).
   const patched = ok || result.status === 'NoClusterFit';
   const affinityName = result.affinityName ?? previous?.status?.schedulerObservedAffinityName;
-  // Not scheduled at all: Karmada patches no condition, so the last schedule's stays as it was, a failed one included.
-  const kept =
-    result.status === 'Unchanged' ? previous?.status?.conditions?.find((c) => c.type === 'Scheduled') : undefined;
+  // Not scheduled at all: Karmada patches no condition, so the last schedule's stays as it was, a failed one included,
+  // and a binding that never had one (made by hand, or exported from Karmada) still has none.
+  const unchanged = result.status === 'Unchanged';
+  const kept = unchanged ? previous?.status?.conditions?.find((c) => c.type === 'Scheduled') : undefined;
   return {
     ...claimed,
     metadata: {
@@ -170,18 +171,20 @@ function withResult(
     spec: { ...claimed.spec, clusters: targets },
     status: {
       ...(affinityName ? { schedulerObservedAffinityName: affinityName } : {}),
-      conditions: [
-        kept ?? {
-          type: 'Scheduled',
-          status: ok ? 'True' : 'False',
-          reason: ok ? 'Success' : result.status,
-          message: ok
-            ? result.status === 'Unchanged'
-              ? 'Binding kept its previous result'
-              : 'Binding has been scheduled successfully.'
-            : result.message,
-        },
-      ],
+      ...(kept
+        ? { conditions: [kept] }
+        : unchanged
+          ? {}
+          : {
+              conditions: [
+                {
+                  type: 'Scheduled',
+                  status: ok ? 'True' : 'False',
+                  reason: ok ? 'Success' : result.status,
+                  message: ok ? 'Binding has been scheduled successfully.' : result.message,
+                },
+              ],
+            }),
     },
   };
 }

@@ -1,8 +1,9 @@
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 
 const STAMP_VALUE = new RegExp(`^(\\s*${SOURCE_COMMIT_ANNOTATION.replace(/[./]/g, '\\$&')}: ).*$`, 'gm');
-// The two success messages of a binding's Scheduled condition: which one a file holds depends on whether
-// the last render that touched it rescheduled or kept the result, not on what the source says.
+// The success messages of a binding's Scheduled condition: output of older Flotillas also holds "Binding kept its
+// previous result", written where a render kept a result that had no Scheduled condition (now none is written, as
+// Karmada's scheduler patches none), so which one a file holds depends on render history, not on the source.
 const SCHEDULED_MESSAGE =
   /^(\s*message: )(?:Binding kept its previous result|Binding has been scheduled successfully\.)$/gm;
 

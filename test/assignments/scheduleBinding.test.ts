@@ -129,6 +129,22 @@ test('placement and replicas as before: the previous result and its success mess
   assert.is(again.binding.status?.conditions?.[0]?.message, 'scheduled last week');
 });
 
+// scheduler.go doScheduleBinding: a binding whose placement and replicas did not change is not scheduled, and no
+// Scheduled condition is patched, so one that never had it (made outside Karmada's scheduler) still has none.
+test('placement and replicas as before on a binding with no Scheduled condition: the result is kept, no condition written', () => {
+  const first = run(web, weighted).scheduled.binding;
+  const { status: _none, ...unscheduled } = first;
+  const again = run(web, weighted, unscheduled).scheduled;
+  assert.is(again.result.status, 'Unchanged');
+  assert.equal(again.targets, first.spec.clusters);
+  assert.is(again.binding.status?.conditions, undefined);
+  assert.is(
+    again.binding.metadata.annotations?.['policy.karmada.io/applied-placement'],
+    placementJson(weighted),
+    'the placement the kept result was computed for',
+  );
+});
+
 test('no cluster fits: NO_CLUSTER_FITS at the template, Scheduled False, and the binding waits for its replicas to fit', () => {
   const nowhere: Placement = { ...weighted, clusterAffinity: { clusterNames: ['member9'] } };
   const { scheduled } = run(web, nowhere);
