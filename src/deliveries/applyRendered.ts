@@ -87,6 +87,11 @@ export interface ClusterDelivery extends ClusterApplyReport {
    * remembered before. The next pass looks for Flotilla-Allow-Prune trailers only after it.
    */
   appliedSource?: string;
+  /**
+   * The status branch held the member's Ready condition not True when the pass began. Karmada's execution controller
+   * syncs no Work to such a cluster, so an object it never got there has no Applied condition yet.
+   */
+  notReady?: true;
 }
 
 export interface RenderedDelivery {
@@ -219,6 +224,7 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         previousInventory: remembered,
         durationMs: Date.now() - started,
         ...(appliedSource ? { appliedSource } : {}),
+        ...(holdPrune ? { notReady: true as const } : {}),
       };
     } catch (err) {
       // A bug or an unreadable blob: this cluster reports the failure, the others carry on.

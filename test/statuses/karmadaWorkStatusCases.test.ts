@@ -230,6 +230,28 @@ test('an apply pass that finds a member not answering leaves what it last report
   ]);
 });
 
+// execution_controller.go Reconcile: a Work on a cluster that is not Ready is not synced at all ("cluster(%s) not
+// ready"), so it has no Applied condition, and assembleWorkStatus lists it not applied, Unknown, with no
+// appliedMessage. A cluster still Ready whose member stops answering did try, and its apply failed.
+test('a member not Ready that never got the object is listed not applied with no message; FullyApplied stays False', () => {
+  const down = 'cluster member2 did not answer after 5 attempts: ECONNREFUSED';
+  const unanswered = (notReady: boolean): ClusterReport => {
+    const r = report('member2', [{ ref: deployment, action: 'failed', message: down, unreachable: true }]);
+    return notReady ? { ...r, delivery: { ...r.delivery!, notReady: true } } : r;
+  };
+  const targets = () => new Set(['member1', 'member2']);
+  const reached = report('member1', [
+    { ref: deployment, action: 'created', message: 'created', live: liveDeployment(3) },
+  ]);
+  const notReady = fileOf(buildStatusFiles(new Map(), [reached, unanswered(true)], now, undefined, undefined, targets));
+  assert.equal(notReady.aggregatedStatus[1], { clusterName: 'member2', applied: false, health: 'Unknown' });
+  assert.is(notReady.conditions[0].status, 'False');
+  assert.is(notReady.conditions[0].reason, 'FullyAppliedFailed');
+  const ready = fileOf(buildStatusFiles(new Map(), [reached, unanswered(false)], now, undefined, undefined, targets));
+  assert.is(ready.aggregatedStatus[1].applied, false);
+  assert.match(ready.aggregatedStatus[1].message, down);
+});
+
 // execution_controller.go Reconcile returns before syncing a Work whose dispatching is suspended, so its Applied
 // condition stays and a member object deleted by hand is not re-created; work_status_controller.go syncWorkStatus
 // returns on NotFound, so the manifest status stays the last reflected one.

@@ -177,6 +177,38 @@ test('an unreachable member gets Ready=False ClusterNotReachable, and so does a 
   }
 });
 
+// execution_controller.go Reconcile: no Work is synced to a cluster that is not Ready, so one it never got has no
+// Applied condition, which assembleWorkStatus lists not applied, Unknown, with no appliedMessage.
+test('an object a member held not Ready never got is recorded not applied without a message', async () => {
+  const [s1] = members;
+  const late = rendered('v1', 'ConfigMap', 'late', 'demo', { data: { n: '1' } });
+  await commitRendered(repo, { s1: [...folder, late], s2: [...folder, late] }, 'c'.repeat(40));
+  await s1!.faults.set({ refuse: true });
+  try {
+    const d = await applyRendered({
+      repo,
+      outputRef: RENDERED_REF,
+      clusters: kubes,
+      retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+    });
+    assert.is(d.clusters.get('s1')!.notReady, true, 'the status branch holds s1 Ready=False');
+    assert.is(d.clusters.get('s2')!.notReady, undefined);
+    await writeStatus({
+      repo,
+      reports: [...d.clusters.values()].map((delivery) => ({ cluster: delivery.cluster, delivery })),
+      renderedCommit: d.renderedCommit,
+      sourceCommit: d.sourceCommit,
+    });
+    const file = await statusFile('templates/demo/configmap_late.yaml');
+    assert.equal(file.aggregatedStatus, [
+      { clusterName: 's1', applied: false, health: 'Unknown' },
+      { clusterName: 's2', applied: true, health: 'Healthy' },
+    ]);
+  } finally {
+    await s1!.faults.reset();
+  }
+});
+
 test("Ready follows /readyz's status as Karmada reads it: 200 whatever the body, another 2xx reachable but not ready (nothing else collected), /healthz when /readyz is 404", async () => {
   const real = kubes.get('s1')!;
   /** s1 as the status pass sees it, with the health endpoints answering as given. */
