@@ -13,7 +13,14 @@ import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
 import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
-import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
+import {
+  DEFAULT_RETRY,
+  KubeUnreachableError,
+  sendRequest,
+  statusMessage,
+  statusReason,
+  type RetryPolicy,
+} from './sendRequest.ts';
 import {
   CONFLICT_RESOLUTION_ANNOTATION,
   FIELD_MANAGER,
@@ -384,13 +391,15 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
     const resourceVersion = (live?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
 
     if (live && !isManaged(live) && obj.conflictResolution === 'abort') {
+      // Karmada's own words (objectwatcher.go Update), which its Work's Applied condition carries.
+      const refusal = `resource(kind=${ref.kind}, ${ref.namespace}/${ref.name}) already exists in the cluster ${ctx.kube.name} and the ${CONFLICT_RESOLUTION_ANNOTATION} strategy value is empty, Karmada will not manage this resource`;
       return {
         ref,
         path,
         action: 'conflict',
         live,
-        // Karmada's own words (objectwatcher.go Update), which its Work's Applied condition carries, then why and the fix.
-        message: `resource(kind=${ref.kind}, ${ref.namespace}/${ref.name}) already exists in the cluster ${ctx.kube.name} and the ${CONFLICT_RESOLUTION_ANNOTATION} strategy value is empty, Karmada will not manage this resource: it is not labelled ${MANAGED_LABEL}=true, so Flotilla left it untouched; fix: delete it, or set ${CONFLICT_RESOLUTION_ANNOTATION}: overwrite to take it over`,
+        message: `${refusal}: it is not labelled ${MANAGED_LABEL}=true, so Flotilla left it untouched; fix: delete it, or set ${CONFLICT_RESOLUTION_ANNOTATION}: overwrite to take it over`,
+        error: refusal,
       };
     }
     if (live && isSubset(body, live))
@@ -441,7 +450,7 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
       };
     }
     if (res.status !== 200 && res.status !== 201)
-      return failed(ref, path, `server-side apply failed: ${statusMessage(res)}`);
+      return withError(failed(ref, path, `server-side apply failed: ${statusMessage(res)}`), statusReason(res));
     const created = !live || res.status === 201;
     const drift = !created && owned && sameSource(body, live);
     let after = res.body as Record<string, unknown>;
@@ -737,6 +746,11 @@ function sameSource(body: Record<string, unknown>, live: Record<string, unknown>
 
 function failed(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {
   return { ref, ...(path ? { path } : {}), action: 'failed', message };
+}
+
+/** The result with the member's own words for its refusal, when it gave them as a Status. */
+function withError(result: ApplyResult, error: string | undefined): ApplyResult {
+  return error === undefined ? result : { ...result, error };
 }
 
 function unanswered(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {

@@ -84,11 +84,16 @@ export function describeNetworkError(err: unknown): string {
  * unexpected document) is shortened.
  */
 export function statusMessage(res: KubeResponse): string {
-  const body = res.body as { message?: unknown } | string | undefined;
-  if (body && typeof body === 'object' && typeof body.message === 'string')
-    return `HTTP ${res.status}: ${body.message}`;
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const reason = statusReason(res);
+  if (reason !== undefined) return `HTTP ${res.status}: ${reason}`;
+  const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
   return `HTTP ${res.status}: ${String(text).slice(0, 300)}`;
+}
+
+/** The message of a Kubernetes Status body, which is all client-go's StatusError says; undefined for any other body. */
+export function statusReason(res: KubeResponse): string | undefined {
+  const body = res.body as { message?: unknown } | string | undefined;
+  return body && typeof body === 'object' && typeof body.message === 'string' ? body.message : undefined;
 }
 
 function defaultSleep(ms: number): Promise<void> {

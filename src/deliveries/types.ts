@@ -24,6 +24,12 @@ export interface ApplyResult {
   path?: string;
   action: ApplyAction;
   message: string;
+  /**
+   * A failure in Karmada's words, where Flotilla can give them: the error its execution controller puts after "Failed
+   * to apply all manifests (0/1): " in the Work's Applied condition (the member's Status message, as client-go's error
+   * says it; the object watcher's refusal of an object it does not manage). `message` is Flotilla's, with the fix.
+   */
+  error?: string;
   /** Set on results of the prune step: the object was in the inventory but no longer in the folder. */
   prune?: true;
   /** The object as the member last showed it (GET or apply response); the status stage reads it. */

@@ -237,7 +237,9 @@ export function buildStatusFiles(
         health: applied
           ? ((custom && live ? customHealth(custom, live) : undefined) ?? interpretHealth(live))
           : 'Unknown',
-        ...(applied ? {} : { message: `${res.action}: ${res.message}` }),
+        // Why, in Karmada's words where the member gave them: what its Work's Applied condition says after "Failed to
+        // apply all manifests (0/1): ".
+        ...(applied ? {} : { message: res.error ?? `${res.action}: ${res.message}` }),
         ...(status ? { status } : {}),
       });
     }

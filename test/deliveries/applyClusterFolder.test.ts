@@ -160,6 +160,40 @@ test("a refused object's result carries the API server's whole message, every fi
   assert.ok(r.results[0]!.message.endsWith(`HTTP 422: ${message}`), r.results[0]!.message);
 });
 
+// execution_controller.go syncToClusters quotes the error itself: client-go's StatusError says the Status message
+// alone, and objectwatcher.go Update refuses an object it does not manage in its own sentence.
+test("a refusal keeps the words Karmada's Applied condition quotes: the member's Status message, the watcher's refusal", async () => {
+  const message = 'ConfigMap "x" is invalid: data[k]: Invalid value: "v"';
+  const refusing = fakeKube('m', (req) => {
+    if (req.path === '/api/v1') return json(200, CORE);
+    if (req.method === 'GET') return json(404, { message: 'not found' });
+    return json(422, { kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, message });
+  });
+  const apply = (kube: ReturnType<typeof fakeKube>) =>
+    applyClusterFolder({
+      cluster: 'm',
+      manifests: new Map([['p', cm('x')]]),
+      kube,
+      inventory: [],
+      prune: true,
+      retry: NO_WAIT,
+    });
+  const refused = (await apply(refusing)).results[0]!;
+  assert.is(refused.error, message);
+  assert.match(refused.message, `server-side apply failed: HTTP 422: ${message}`);
+  const conflict = (await apply(member({ '/api/v1/namespaces/d/configmaps/x': foreign }))).results[0]!;
+  assert.is(
+    conflict.error,
+    'resource(kind=ConfigMap, d/x) already exists in the cluster m and the work.karmada.io/conflict-resolution strategy value is empty, Karmada will not manage this resource',
+  );
+  const proxy = fakeKube('m', (req) => {
+    if (req.path === '/api/v1') return json(200, CORE);
+    if (req.method === 'GET') return json(404, { message: 'not found' });
+    return { status: 502, headers: {}, body: '<html>bad gateway</html>' };
+  });
+  assert.is((await apply(proxy)).results[0]!.error, undefined, 'no Status, no words of the member to quote');
+});
+
 test('prune deletes a labelled inventory object with a uid precondition; an unlabelled one is left', async () => {
   const ours = { ...cm('old'), metadata: { ...cm('old').metadata, uid: 'u-old' } };
   const kube = member({ '/api/v1/namespaces/d/configmaps/old': ours, '/api/v1/namespaces/d/configmaps/x': foreign });

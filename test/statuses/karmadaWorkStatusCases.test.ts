@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import type { ClusterDelivery } from '../../src/deliveries/applyRendered.ts';
 import type { ApplyResult } from '../../src/deliveries/types.ts';
-import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
+import { asKarmadaStatusItem, templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import { aggregateStatus, fullyApplied } from '../../src/interpreters/aggregateStatus.ts';
 import { interpretDependencies } from '../../src/interpreters/interpretDependencies.ts';
 import { buildStatusFiles, type ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
@@ -250,6 +250,35 @@ test('a member not Ready that never got the object is listed not applied with no
   const ready = fileOf(buildStatusFiles(new Map(), [reached, unanswered(false)], now, undefined, undefined, targets));
   assert.is(ready.aggregatedStatus[1].applied, false);
   assert.match(ready.aggregatedStatus[1].message, down);
+});
+
+// execution_controller.go syncToClusters: a Work whose manifest the member refused has Applied False with "Failed to
+// apply all manifests (0/1): " and the error, client-go's text of the member's Status; assembleWorkStatus copies that
+// message into the binding's appliedMessage.
+test("a refused apply records the member's own words, which the binding's appliedMessage quotes as Karmada's does", () => {
+  const refusal =
+    'Deployment.apps "test-deployment" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0';
+  const edits = buildStatusFiles(
+    new Map(),
+    [
+      report('member1', [
+        {
+          ref: deployment,
+          action: 'failed',
+          message: `server-side apply failed: HTTP 422: ${refusal}`,
+          error: refusal,
+        },
+      ]),
+    ],
+    now,
+  );
+  const [item] = fileOf(edits).aggregatedStatus;
+  assert.equal(item, { clusterName: 'member1', applied: false, health: 'Unknown', message: refusal });
+  assert.equal(asKarmadaStatusItem(item), {
+    clusterName: 'member1',
+    appliedMessage: `Failed to apply all manifests (0/1): ${refusal}`,
+    health: 'Unknown',
+  });
 });
 
 // execution_controller.go Reconcile returns before syncing a Work whose dispatching is suspended, so its Applied

@@ -22,7 +22,7 @@ test('describe: Applied is Unknown for a target that has reported nothing yet, f
           clusterName: 'member3',
           applied: false,
           health: 'Unknown',
-          message: 'Failed to apply all manifests (0/1): x',
+          message: 'Deployment.apps "web" is invalid: x',
         },
       ],
     },
@@ -30,7 +30,7 @@ test('describe: Applied is Unknown for a target that has reported nothing yet, f
   });
   assert.match(text, /^\s+member1\s+-\s+true\s+Healthy\s*$/m);
   assert.match(text, /^\s+member2\s+-\s+Unknown\s+Unknown\s*$/m);
-  assert.match(text, /^\s+member3\s+-\s+false\s+Unknown\s+Failed to apply all manifests \(0\/1\): x$/m);
+  assert.match(text, /^\s+member3\s+-\s+false\s+Unknown\s+Deployment\.apps "web" is invalid: x$/m);
 });
 
 test.run();

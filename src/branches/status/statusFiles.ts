@@ -57,7 +57,8 @@ export interface KarmadaStatusItem {
 
 /**
  * The message of the Applied condition Karmada's execution controller sets on a Work that failed to apply: one
- * manifest per Work, none of it applied, then the reason (Flotilla's, with its fix).
+ * manifest per Work, none of it applied, then the reason as the item holds it (the member's own words where it gave
+ * them, as Karmada quotes the error; Flotilla's otherwise).
  */
 export function appliedFailedMessage(item: Pick<AggregatedStatusItem, 'message'>): string {
   return `Failed to apply all manifests (0/1): ${item.message ?? ''}`;
