@@ -4,7 +4,7 @@ import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { repoAround } from '../commits/repoAround.ts';
-import { printTable } from '../views/printTable.ts';
+import { printGetTable } from '../views/printTable.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
@@ -188,7 +188,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       ctx.out(`${prefix}/${terminalSafe(typeof own === 'string' ? own : (row[nameAt] ?? ''))}\n`);
     });
   } else {
-    ctx.out(printTable(listing.headers, listing.rows));
+    ctx.out(printGetTable(listing.headers, listing.rows));
   }
   return 0;
 }

@@ -152,8 +152,8 @@ test('before anything is applied, FULLYAPPLIED and APPLIED are empty cells, as k
       await run('works'),
       [
         'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
-        'member1   default     Deployment   nginx',
-        'member2   default     Deployment   nginx',
+        'member1   default     Deployment   nginx   ',
+        'member2   default     Deployment   nginx   ',
         '',
       ].join('\n'),
     );
@@ -195,7 +195,7 @@ test('a Work not applied yet has no Applied condition, and the binding lists it 
       [
         'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
         'member1   default     Deployment   nginx   True',
-        'member2   default     Deployment   nginx',
+        'member2   default     Deployment   nginx   ',
         '',
       ].join('\n'),
     );
