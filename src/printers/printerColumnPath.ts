@@ -1,12 +1,3 @@
-/**
- * A printer column's JSONPath (`.spec.size`, `.status.conditions[-1].type`, `[?(@.type=="Ready")]` filters: what
- * additionalPrinterColumns use) with missing keys allowed, as the CRD table convertor runs it: its value, or undefined
- * when nothing is found. Shared by `flotilla get` and the member emulator's Tables.
- */
-export function printerColumnPath(obj: unknown, jsonPath: string): unknown {
-  return findJsonPath(obj, jsonPath)?.value;
-}
-
 type Step = { field: string } | { index: number } | { filter: { path: string[]; op: '==' | '!='; literal: unknown } };
 
 const STEP =
@@ -40,8 +31,10 @@ const field = (v: unknown, name: string): { value: unknown } | undefined =>
     : undefined;
 
 /**
- * The first value a printer column's JSONPath finds (client-go jsonpath with missing keys allowed), or undefined:
- * a present null is found, a null on the way is not.
+ * The first value a printer column's JSONPath finds (`.spec.size`, `.status.conditions[-1].type`,
+ * `[?(@.type=="Ready")]` filters: what additionalPrinterColumns use), as client-go's jsonpath with missing keys
+ * allowed runs it for the CRD table convertor; undefined when nothing is found: a present null is found, a null on
+ * the way is not.
  */
 export function findJsonPath(obj: unknown, jsonPath: string): { value: unknown } | undefined {
   const steps = parseJsonPath(jsonPath);

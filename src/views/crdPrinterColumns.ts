@@ -1,5 +1,4 @@
-import { humanDuration } from '../time/humanDuration.ts';
-import { printerColumnPath } from '../printers/printerColumnPath.ts';
+import { customResourceCell, tableCellText } from '../printers/customResourceCell.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -39,30 +38,7 @@ export function crdPrinterColumns(crd: Obj, version: string): PrinterColumn[] | 
     wide: typeof c.priority === 'number' && c.priority !== 0,
     cell: (object, age, now) => {
       if (c.type === 'date' && c.jsonPath === CREATION) return age;
-      return cellText(String(c.type ?? ''), printerColumnPath(object, String(c.jsonPath ?? '')), now);
+      return tableCellText(customResourceCell(String(c.type ?? ''), object, String(c.jsonPath ?? ''), now.getTime()));
     },
   }));
-}
-
-/** cellForJSONValue, then kubectl's printing of the cell: a value of another type than the column's is nil, `<none>`. */
-function cellText(type: string, value: unknown, now: Date): string {
-  if (value === undefined || value === null) return '<none>';
-  switch (type) {
-    case 'string':
-      // The JSONPath printer writes a string as is and anything else as JSON.
-      return typeof value === 'string' ? value : JSON.stringify(value);
-    case 'integer':
-      return typeof value === 'number' ? String(Math.trunc(value)) : '<none>';
-    case 'number':
-      return typeof value === 'number' ? String(value) : '<none>';
-    case 'boolean':
-      return typeof value === 'boolean' ? String(value) : '<none>';
-    case 'date': {
-      if (typeof value !== 'string') return '<none>';
-      const t = Date.parse(value);
-      return Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(value) ? '<invalid>' : humanDuration(now.getTime() - t);
-    }
-    default:
-      return '<none>';
-  }
 }

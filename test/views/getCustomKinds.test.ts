@@ -61,12 +61,12 @@ test.after(() => repo.cleanup());
 
 const get = (...args: string[]) => runReadCommand(getCommand, repo.path, NOW, args);
 
-test("a custom kind lists with its CRD's printer columns, a missing or mistyped value as <none>, priority 1 only wide", async () => {
+test("a custom kind lists with its CRD's printer columns, a missing or mistyped value as an empty cell, priority 1 only wide", async () => {
   assert.is(
     (await get('widgets')).out,
-    'NAME    SIZE     PHASE    AGE   LABELS\n' +
-      'odd     <none>   <none>   60m   <none>\n' +
-      'small   3        <none>   60m   {"a":"b"}\n',
+    'NAME    SIZE   PHASE   AGE   LABELS\n' +
+      'odd                    60m   \n' +
+      'small   3              60m   {"a":"b"}\n',
   );
   assert.match(
     (await get('widgets', '-o', 'wide')).out.split('\n')[0]!,

@@ -1,8 +1,6 @@
 import type { KubeObject, PrintColumn, ResourceType } from '../types.ts';
 import { ageColumn, nameColumn } from './printColumns.ts';
-import { humanDuration } from '../../time/humanDuration.ts';
-import { findJsonPath } from '../../printers/printerColumnPath.ts';
-import { storedJsonText } from '../../patches/patchJsonText.ts';
+import { customResourceCell } from '../../printers/customResourceCell.ts';
 
 /** The resource types one CustomResourceDefinition serves: one per served version. */
 export function crdResourceTypes(crd: KubeObject): ResourceType[] {
@@ -51,51 +49,8 @@ function crdColumns(printerColumns: any[]): PrintColumn[] {
             ? (ageColumn.description ?? '')
             : `Custom resource definition column (in JSONPath format): ${c.jsonPath}`),
         priority: c.priority ? 1 : 0,
-        cell: (o, now) => customResourceCell(c.type, findJsonPath(o, c.jsonPath), now),
+        cell: (o, now) => customResourceCell(c.type, o, c.jsonPath, now),
       }),
     ),
   ];
-}
-
-/**
- * One cell of a custom resource's Table (apiextensions-apiserver's tableconvertor): nothing found, or a value not
- * of the column's type, is a nil cell, which kubectl prints blank; a string column prints what JSONPath prints.
- */
-export function customResourceCell(
-  type: string,
-  found: { value: unknown } | undefined,
-  now: number,
-): string | number | boolean | null {
-  if (!found) return null;
-  const { value } = found;
-  if (type === 'string') return jsonPathText(value);
-  if (value === null) return null;
-  switch (type) {
-    case 'integer':
-      return typeof value === 'number' ? Math.trunc(value) : null;
-    case 'number':
-      return typeof value === 'number' ? value : null;
-    case 'boolean':
-      return typeof value === 'boolean' ? value : null;
-    case 'date':
-      return typeof value === 'string' ? dateCell(value, now) : null;
-    default:
-      return null;
-  }
-}
-
-// JSONPath's PrintResults: objects and lists as encoding/json writes them, a null as text/template does.
-function jsonPathText(value: unknown): string {
-  if (value === null) return '<no value>';
-  if (typeof value === 'object') return storedJsonText(value);
-  return String(value);
-}
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-// metav1.Time's UnmarshalQueryParameter then ConvertToHumanReadableDateType: empty is the zero time.
-function dateCell(text: string, now: number): string {
-  if (text === '' || text === 'null') return '<unknown>';
-  const at = RFC3339.test(text) ? Date.parse(text) : Number.NaN;
-  return Number.isNaN(at) ? '<invalid>' : humanDuration(now - at);
 }

@@ -1,0 +1,104 @@
+// `flotilla get` against the real kubectl: the same objects, served by the member emulator to kubectl and read from
+// Git by flotilla, print the same bytes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { getCommand } from '../../src/commands/getCommand.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { commitAll, makeNginxRepo, writeWorkTree, type TempRepo } from '../plans/helpers/nginxRepo.ts';
+import { MemberHarness } from '../members/helpers/memberHarness.ts';
+import { RENDERED, runReadCommand } from './helpers/fleetRepo.ts';
+
+// Every cell type, each with a value of its type, of another type and none; no Age column, whose time differs.
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Gadget, plural: gadgets, singular: gadget}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+      additionalPrinterColumns:
+        - {name: Size, type: integer, jsonPath: .spec.size}
+        - {name: Ratio, type: number, jsonPath: .spec.ratio}
+        - {name: Ok, type: boolean, jsonPath: .spec.ok}
+        - {name: When, type: date, jsonPath: .spec.when}
+        - {name: Labels, type: string, jsonPath: .spec.labels}
+        - {name: Ready, type: string, jsonPath: '.spec.conditions[?(@.type=="Ready")].status'}
+        - {name: Note, type: string, jsonPath: .spec.note}
+`;
+const GADGETS = `apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: small, namespace: default}
+spec:
+  size: 3.7
+  ratio: 1234567.5
+  ok: true
+  when: ""
+  labels: {b: "<x&y>", "10": 1, "9": 2}
+  note: "first line\\nsecond line"
+  conditions: [{type: Synced, status: "False"}, {type: Ready, status: "True"}]
+---
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: odd, namespace: default}
+spec: {size: three, ratio: 1000000, ok: "yes", when: "2020-01-01", labels: [], note: 12}
+---
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: tiny, namespace: default}
+spec: {ratio: 0.00001, labels: {}}
+`;
+const POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: gadgets}
+spec:
+  resourceSelectors: [{apiVersion: example.com/v1, kind: Gadget}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`;
+const NOW = new Date((1_700_000_100 + 3600) * 1000);
+
+const harness = new MemberHarness();
+let kubectl: ReturnType<MemberHarness['kubectl']>;
+let repo: TempRepo;
+
+test.before(async () => {
+  const member = await harness.start({ name: 'member1' });
+  kubectl = harness.kubectl([member]);
+  const crd = await kubectl(['apply', '-f', '-'], CRD);
+  assert.is(crd.code, 0, crd.stderr);
+  const objects = await kubectl(['apply', '--server-side', '-f', '-'], GADGETS);
+  assert.is(objects.code, 0, objects.stderr);
+  ({ repo } = makeNginxRepo());
+  writeWorkTree(repo, { 'crds/gadgets.yaml': CRD, 'templates/gadgets.yaml': GADGETS, 'policies/gadgets.yaml': POLICY });
+  commitAll(repo, 'Add gadgets');
+  await syncRepo(await openRepo(repo.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+});
+
+test.after(async () => {
+  repo?.cleanup();
+  await harness.cleanup();
+});
+
+const flotilla = (...args: string[]) => runReadCommand(getCommand, repo.path, NOW, args);
+
+test("a custom resource's printer-column cells print as kubectl prints them from a real API server's Table", async () => {
+  const real = await kubectl(['get', 'gadgets']);
+  assert.is(real.code, 0, real.stderr);
+  const ours = await flotilla('gadgets');
+  assert.is(ours.code, 0, ours.err);
+  assert.is(ours.out, real.stdout);
+  // What the comparison covers, so that both sides printing nothing would not pass.
+  assert.match(
+    ours.out,
+    /^small +3 +1\.2345675e\+06 +true +<unknown> +\{"10":1,"9":2,"b":"\\u003cx\\u0026y\\u003e"\} +True +first line\.\.\.$/m,
+  );
+  assert.match(ours.out, /^odd +1000000 +<invalid> +\[\] +12$/m);
+  assert.match(ours.out, /^tiny +1e-05 +\{\} +$/m);
+});
+
+test.run();
