@@ -5,6 +5,7 @@ import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { repoAround } from '../commits/repoAround.ts';
 import { printGetTable } from '../views/printTable.ts';
+import { kubectlJson } from '../printers/kubectlJson.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
@@ -248,13 +249,13 @@ function groupOf(type: ResourceType): string {
 }
 
 /**
- * An object as kubectl prints what it holds as unstructured: -o json through Go's encoding/json, every map's keys
- * sorted (`apiVersion, items, kind, metadata`; a container's `image` before its `name`) and four spaces of indent;
- * -o yaml through sigs.k8s.io/yaml, go-yaml v2's key order and layout (`items:` then `- apiVersion: v1`). The order
+ * An object as kubectl prints what it holds as unstructured: -o json through Go's encoding/json (kubectlJson), every
+ * map's keys sorted by their bytes (`apiVersion, items, kind, metadata`; a container's `image` before its `name`),
+ * four spaces of indent; -o yaml through sigs.k8s.io/yaml, go-yaml v2's key order and layout (`items:` then `- apiVersion: v1`). The order
  * Git had is not kept.
  */
 function asKubectlPrints(format: 'yaml' | 'json', value: unknown): string {
-  if (format === 'json') return render('json', sortKeysDeep(value));
+  if (format === 'json') return kubectlJson(value);
   const yaml = jsonToGoYaml(value);
   // go-yaml refuses a few characters encoding/json lets through; kubectl would fail there, the generic writer does not.
   return yaml.ok ? yaml.text : render('yaml', sortKeysDeep(value));

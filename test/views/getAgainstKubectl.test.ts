@@ -101,4 +101,17 @@ test("a custom resource's printer-column cells print as kubectl prints them from
   assert.match(ours.out, /^tiny +1e-05 +\{\} +$/m);
 });
 
+// The block of `-o json` text that holds `key`'s value, at the object's top level (four spaces in).
+const block = (json: string, key: string) => new RegExp(`\\n {4}"${key}": \\{\\n[^]*?\\n {4}\\}`).exec(json)?.[0];
+
+test('-o json prints keys in byte order and escapes <, > and & as kubectl does', async () => {
+  const real = await kubectl(['get', 'gadget', 'small', '-o', 'json']);
+  assert.is(real.code, 0, real.stderr);
+  const ours = await flotilla('gadget', 'small', '-o', 'json');
+  const spec = block(real.stdout, 'spec');
+  assert.ok(spec, real.stdout);
+  assert.is(block(ours.out, 'spec'), spec);
+  assert.match(spec!, '"10": 1,\n            "9": 2,\n            "b": "\\u003cx\\u0026y\\u003e"');
+});
+
 test.run();
