@@ -87,11 +87,37 @@ export function parseResourceWords(
   const name = slash >= 0 ? first.slice(slash + 1) : second;
   if (rest.length || (slash >= 0 && second !== undefined)) throw new UsageError(`one resource at a time: ${usage}`);
   const type = resolveResourceType(word, kinds);
-  if (!type)
-    throw new UsageError(
+  if (!type) throw new UnknownResourceTypeError(word);
+  return { type, word, name };
+}
+
+/** A resource type that is neither one of Flotilla's nor a kind the repository's templates have. */
+export class UnknownResourceTypeError extends UsageError {
+  constructor(readonly word: string) {
+    super(
       `no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, propagationpolicies (pp), clusterpropagationpolicies (cpp), overridepolicies (op), clusteroverridepolicies (cop), or a template kind such as deployments (deploy)`,
     );
-  return { type, word, name };
+  }
+}
+
+/**
+ * The type and name get and describe read, or the exit code after kubectl's error for a type the server does not
+ * serve (`error: the server doesn't have a resource type "foo"`, exit 1), followed by the types this repository has.
+ */
+function resolveOrReport(
+  fleet: Fleet,
+  words: readonly string[],
+  usage: string,
+  ctx: ReadCommandContext,
+): { type: ResourceType; name: string | undefined } | number {
+  try {
+    return resolveTarget(fleet, words, usage);
+  } catch (err) {
+    if (!(err instanceof UnknownResourceTypeError)) throw err;
+    ctx.err(`error: the server doesn't have a resource type "${terminalSafe(err.word)}"\n`);
+    ctx.err(`flotilla: ${err.message}\n`);
+    return 1;
+  }
 }
 
 const USAGE =
@@ -118,7 +144,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
   const fleet = await openFleet('get', values);
-  const { type, name } = resolveTarget(fleet, positionals, USAGE);
+  const target = resolveOrReport(fleet, positionals, USAGE, ctx);
+  if (typeof target === 'number') return target;
+  const { type, name } = target;
   // kubectl's words: a name and a selector together are refused before anything is read.
   if (requirements && name !== undefined) throw new UsageError('name cannot be provided when a selector is specified');
   if (type.type !== 'clusters' && type.type !== 'federatedhpas' && type.type !== 'policies' && !fleet.rendered) {
@@ -135,6 +163,10 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     wide: output === 'wide',
     now: ctx.now(),
   });
+  // cli-runtime's builder refuses a name with --all-namespaces for a namespaced type (a cluster-scoped one is read);
+  // -A gives a namespaced type, and only such a type, its NAMESPACE column.
+  if (name !== undefined && values['all-namespaces'] && listed.headers[0] === 'NAMESPACE')
+    throw new UsageError('a resource cannot be retrieved by name across all namespaces');
   const listing = requirements ? selected(listed, requirements) : listed;
   for (const warning of listing.warnings ?? []) ctx.err(`Warning: ${terminalSafe(warning)}\n`);
   const plural =
@@ -153,9 +185,8 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
               : 'clusters.cluster.karmada.io';
   if (listing.rows.length === 0) {
     if (name !== undefined) {
-      ctx.err(
-        `flotilla: ${plural} "${name}" not found${listing.namespaced ? ` in namespace ${values.namespace ?? 'default'}` : ''}${values.cluster ? ` on cluster ${values.cluster}` : ''}\n`,
-      );
+      // kubectl's words (the API server's NotFound), whichever namespace or cluster was read.
+      ctx.err(`Error from server (NotFound): ${plural} "${terminalSafe(name)}" not found\n`);
       return 1;
     }
     if (output === 'yaml' || output === 'json')

@@ -101,6 +101,17 @@ test("a custom resource's printer-column cells print as kubectl prints them from
   assert.match(ours.out, /^tiny +1e-05 +\{\} +$/m);
 });
 
+test("a missing object and an unknown resource type: kubectl's error line and exit code 1", async () => {
+  for (const args of [['gadget', 'nope'], ['gadgets', 'nope', '-o', 'json'], ['gizmos']]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(real.code, 1, args.join(' '));
+    assert.is(ours.code, real.code, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err.split('\n')[0], real.stderr.trimEnd(), args.join(' '));
+  }
+});
+
 // The block of `-o json` text that holds `key`'s value, at the object's top level (four spaces in).
 const block = (json: string, key: string) => new RegExp(`\\n {4}"${key}": \\{\\n[^]*?\\n {4}\\}`).exec(json)?.[0];
 

@@ -139,13 +139,24 @@ test('the empty case and a missing name read like kubectl', async () => {
   );
   const missing = await get('deploy', 'nope');
   assert.is(missing.code, 1);
-  assert.is(missing.err, 'flotilla: deployments.apps "nope" not found in namespace default\n');
+  assert.is(missing.err, 'Error from server (NotFound): deployments.apps "nope" not found\n');
+  const onMember = await get('deploy', 'nope', '--cluster', 'member1');
+  assert.is(onMember.code, 1);
+  assert.is(onMember.err, 'Error from server (NotFound): deployments.apps "nope" not found\n');
+  const unknown = await get('gizmos');
+  assert.is(unknown.code, 1);
+  assert.is(unknown.err.split('\n')[0], 'error: the server doesn\'t have a resource type "gizmos"');
+  assert.match(unknown.err.split('\n')[1]!, /use clusters, bindings \(rb\)/);
+});
+
+test('a name with -A is refused for a namespaced type, as kubectl refuses it, and read for a cluster-scoped one', async () => {
   try {
-    await get('gizmos');
-    assert.unreachable('an unknown resource type was accepted');
+    await get('deploy', 'nginx', '-A');
+    assert.unreachable('a name across all namespaces was read');
   } catch (err) {
-    assert.match((err as Error).message, /no resource type "gizmos"/);
+    assert.is((err as Error).message, 'a resource cannot be retrieved by name across all namespaces');
   }
+  assert.is((await get('clusters', 'member1', '-A', '-o', 'name')).out, 'cluster.cluster.karmada.io/member1\n');
 });
 
 test("-l takes the rows whose object has the labels, in kubectl's selector grammar", async () => {

@@ -98,7 +98,10 @@ test('-o yaml shows the policy as admitted (defaults applied); a missing name is
   );
   const missing = await get('cpp', 'nowhere');
   assert.is(missing.code, 1);
-  assert.is(missing.err, 'flotilla: clusterpropagationpolicies.policy.karmada.io "nowhere" not found\n');
+  assert.is(
+    missing.err,
+    'Error from server (NotFound): clusterpropagationpolicies.policy.karmada.io "nowhere" not found\n',
+  );
 });
 
 const describe = (...args: string[]) => runReadCommand(describeCommand, repo.path, NOW, args);
