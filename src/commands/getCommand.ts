@@ -121,10 +121,18 @@ function resolveOrReport(
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
-const GET_OPTIONS = { ...READ_OPTIONS, selector: { type: 'string', short: 'l' } } as const;
+const GET_OPTIONS = {
+  ...READ_OPTIONS,
+  selector: { type: 'string', short: 'l' },
+  'no-headers': { type: 'boolean', default: false },
+  'show-labels': { type: 'boolean', default: false },
+  'label-columns': { type: 'string', short: 'L', multiple: true },
+  watch: { type: 'boolean', short: 'w', default: false },
+  'watch-only': { type: 'boolean', default: false },
+} as const;
 
 /**
  * `flotilla get`: kubectl get over Git state. Clusters from the config repo and the status branch, bindings
@@ -139,6 +147,10 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     );
     return 0;
   }
+  if (values.watch || values['watch-only'])
+    throw new UsageError(
+      '--watch is not supported: flotilla get reads Git, which has no watch; run it again after the next sync, or watch a member with kubectl --context CLUSTER get -w',
+    );
   const output = values.output ?? 'text';
   if (!['text', 'wide', 'yaml', 'json', 'name'].includes(output))
     throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
@@ -220,7 +232,11 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       ctx.out(`${prefix}/${terminalSafe(typeof own === 'string' ? own : (row[nameAt] ?? ''))}\n`);
     });
   } else {
-    ctx.out(printGetTable(listing.headers, listing.rows));
+    const table = withLabelColumns(listing, {
+      keys: (values['label-columns'] ?? []).flatMap((text) => text.split(',')),
+      show: values['show-labels'] ?? false,
+    });
+    ctx.out(printGetTable(table.headers, table.rows, { noHeaders: values['no-headers'] ?? false }));
   }
   return 0;
 }
@@ -244,6 +260,38 @@ function selected(listing: Listing, requirements: LabelRequirement[]): Listing {
     rows: listing.rows.filter((_, i) => keep[i]),
     objects: listing.objects.filter((_, i) => keep[i]),
   };
+}
+
+/**
+ * cli-runtime's decorateTable: a column per -L key (headed by the key's last path segment, upper-cased; the
+ * object's value or an empty cell), then with --show-labels a LABELS column (every label, sorted, or <none>). Pure.
+ */
+export function withLabelColumns(
+  listing: Pick<Listing, 'headers' | 'rows' | 'objects'>,
+  labels: { keys: readonly string[]; show: boolean },
+): { headers: string[]; rows: string[][] } {
+  const headers = [
+    ...listing.headers,
+    ...labels.keys.map((key) => key.split('/').at(-1)!.toUpperCase()),
+    ...(labels.show ? ['LABELS'] : []),
+  ];
+  const rows = listing.rows.map((row, i) => {
+    const own =
+      listing.objects.length === listing.rows.length
+        ? (listing.objects[i] as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels
+        : undefined;
+    const all = own ?? {};
+    const formatted = Object.keys(all)
+      .sort()
+      .map((k) => `${k}=${all[k]}`)
+      .join(',');
+    return [
+      ...row,
+      ...labels.keys.map((key) => (Object.hasOwn(all, key) ? all[key]! : '')),
+      ...(labels.show ? [formatted || '<none>'] : []),
+    ];
+  });
+  return { headers, rows };
 }
 
 /** The Kind of what a resource type lists. */

@@ -13,11 +13,16 @@ export function printTable(headers: readonly string[], rows: readonly (readonly 
  * return or form feed) with `...` marking the cut, as cli-runtime's table printer writes a string cell, and a line
  * whose last cells are empty keeps the padding the tabwriter gave the cells before them.
  */
-export function printGetTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+export function printGetTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: { noHeaders?: boolean } = {},
+): string {
   return layOut(
     headers,
     rows.map((r) => r.map(firstLine)),
     (line) => line,
+    options.noHeaders ?? false,
   );
 }
 
@@ -25,9 +30,11 @@ function layOut(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
   finish: (line: string) => string,
+  noHeaders = false,
 ): string {
-  // Cells hold names and messages from Git: measured and printed as terminalSafe shows them.
-  const all = [headers, ...rows.map((r) => r.map((cell) => terminalSafe(cell)))];
+  // Cells hold names and messages from Git: measured and printed as terminalSafe shows them. Without its header line
+  // the tabwriter measures the rows alone.
+  const all = [...(noHeaders ? [] : [headers]), ...rows.map((r) => r.map((cell) => terminalSafe(cell)))];
   const widths = headers.map((_, i) => Math.max(6, Math.max(...all.map((r) => (r[i] ?? '').length)) + 3));
   return (
     all

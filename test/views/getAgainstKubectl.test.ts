@@ -33,7 +33,7 @@ spec:
 `;
 const GADGETS = `apiVersion: example.com/v1
 kind: Gadget
-metadata: {name: small, namespace: default}
+metadata: {name: small, namespace: default, labels: {app: shop, example.com/tier: web}}
 spec:
   size: 3.7
   ratio: 1234567.5
@@ -45,7 +45,7 @@ spec:
 ---
 apiVersion: example.com/v1
 kind: Gadget
-metadata: {name: odd, namespace: default}
+metadata: {name: odd, namespace: default, labels: {app: shop}}
 spec: {size: three, ratio: 1000000, ok: "yes", when: "2020-01-01", labels: [], note: 12}
 ---
 apiVersion: example.com/v1
@@ -110,6 +110,33 @@ test("a missing object and an unknown resource type: kubectl's error line and ex
     assert.is(ours.out, real.stdout, args.join(' '));
     assert.is(ours.err.split('\n')[0], real.stderr.trimEnd(), args.join(' '));
   }
+});
+
+test('--no-headers, --show-labels and -L print the rows and label columns kubectl prints', async () => {
+  for (const args of [
+    ['gadgets', '--show-labels'],
+    ['gadgets', '-L', 'app', '-L', 'example.com/tier,zone'],
+    ['gadgets', '--no-headers', '-L', 'app', '--show-labels'],
+    ['gadgets', 'tiny', '--no-headers'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    assert.is(real.code, 0, real.stderr);
+    assert.is((await flotilla(...args)).out, real.stdout, args.join(' '));
+  }
+  const labelled = await flotilla('gadgets', '-L', 'app', '-L', 'example.com/tier,zone', '--show-labels');
+  assert.match(labelled.out, / +APP +TIER +ZONE +LABELS\n/);
+  assert.match(labelled.out, /^small .* +shop +web +app=shop,example\.com\/tier=web$/m);
+  assert.match(labelled.out, /^tiny .* +<none>$/m);
+});
+
+test('--watch is refused, naming what to run instead', async () => {
+  for (const flag of ['-w', '--watch', '--watch-only'])
+    try {
+      await flotilla('gadgets', flag);
+      assert.unreachable(flag);
+    } catch (err) {
+      assert.match((err as Error).message, 'kubectl --context CLUSTER get -w');
+    }
 });
 
 // The block of `-o json` text that holds `key`'s value, at the object's top level (four spaces in).
