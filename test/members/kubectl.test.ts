@@ -370,6 +370,34 @@ spec:
   assert.is(diff.code, 0, diff.stdout);
 });
 
+test('a dry run answers with the empty fields Go omits left out, so kubectl diff after an apply is empty', async () => {
+  // cert-manager's bindings write `apiGroup: ""` in their subjects; Subject.apiGroup is omitempty.
+  const binding = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: dry-empty}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+subjects:
+- {apiGroup: "", kind: ServiceAccount, name: default, namespace: default}
+`;
+  assert.is((await kubectl(['apply', '--server-side', '-f', '-'], binding)).code, 0);
+  const serverSide = await kubectl(['diff', '--server-side', '-f', '-'], binding);
+  assert.is(serverSide.code, 0, serverSide.stdout);
+  // A client-side diff of an object applied server-side patches in `annotations: {}` (no last-applied annotation).
+  const clientSide = await kubectl(['diff', '-f', '-'], binding);
+  assert.is(clientSide.code, 0, clientSide.stdout);
+  for (const verb of [
+    ['create', '-f', '-'],
+    ['apply', '--server-side', '-f', '-'],
+  ]) {
+    const dry = await kubectl([...verb, '--dry-run=server', '-o', 'json'], binding.replace('dry-empty', 'dry-new'));
+    assert.is(dry.code, 0, dry.stderr);
+    const object = JSON.parse(dry.stdout);
+    assert.equal(object.subjects[0], { kind: 'ServiceAccount', name: 'default', namespace: 'default' }, verb[0]);
+    assert.ok(object.metadata.uid, `${verb.join(' ')}: a dry-run create fills the uid`);
+    assert.match(object.metadata.creationTimestamp, /^\d{4}-/);
+  }
+});
+
 test("the pod templates of DaemonSets, Jobs, CronJobs and Pods are validated as a Deployment's are; a StatefulSet's mounts may name its claims", async () => {
   const pod = `containers:
       - name: app

@@ -36,7 +36,7 @@ import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { decodeMicroTimes } from '../resources/microTimeFields.ts';
 import { goFormatValue, strictErrorsInOrder, validateFieldNames } from '../resources/unknownFieldValidation.ts';
 import { objectShape, type ValueShape } from '../../api/listSemantics.ts';
-import { dropNullFields } from '../../api/unknownFields.ts';
+import { dropEmptyFields, dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { leaseSpecErrors } from '../resources/validateLease.ts';
@@ -605,21 +605,31 @@ async function createObject(
   admitCreate(ctx, rt, object);
   validate(rt, object);
   if (options.dryRun) {
-    ctx.store.checkCreate(storageType(ctx, rt), object);
-    // The system fields a create fills (FillObjectMetaSystemFields), as kube-apiserver returns them for a dry run.
-    const filled: KubeObject = {
-      ...object,
-      metadata: {
-        ...object.metadata,
-        uid: object.metadata.uid ?? randomUUID(),
-        creationTimestamp: timestamp(ctx),
-        ...(rt.tracksGeneration ? { generation: 1 } : {}),
-      },
-    };
-    sendJson(res, 201, withVersion(filled, rt));
+    sendJson(res, 201, withVersion(dryRunCreated(ctx, rt, object), rt));
     return;
   }
   sendJson(res, 201, withVersion(ctx.store.create(storageType(ctx, rt), object), rt));
+}
+
+/**
+ * What a dryRun=All create answers without storing: refused as the real create would be, with the system fields a
+ * create fills (FillObjectMetaSystemFields), and encoded as the stored object is, so the empty fields Go omits are
+ * gone (`kubectl diff` compares this with what `get` returns).
+ */
+function dryRunCreated(ctx: ServerContext, rt: ResourceType, object: KubeObject): KubeObject {
+  const stored = storageType(ctx, rt);
+  ctx.store.checkCreate(stored, object);
+  const filled: KubeObject = {
+    ...object,
+    metadata: {
+      ...object.metadata,
+      uid: object.metadata.uid ?? randomUUID(),
+      creationTimestamp: timestamp(ctx),
+      ...(rt.tracksGeneration ? { generation: 1 } : {}),
+    },
+  };
+  dropEmptyFields(filled, groupVersionOf(stored), stored.kind);
+  return filled;
 }
 
 async function replaceObject(
@@ -687,7 +697,7 @@ function writeUpdate(
       : { ...next, metadata: { ...next.metadata, managedFields } };
   if (scope === 'status' && write.status === undefined) delete write.status;
   if (options.dryRun) {
-    sendJson(res, 200, withVersion(dryRunResult(current, write, rt), rt));
+    sendJson(res, 200, withVersion(dryRunResult(current, write, storageType(ctx, rt)), rt));
     return;
   }
   const stored = ctx.store.update(storageType(ctx, rt), write, scope === 'status' ? 'all' : scope);
@@ -695,17 +705,21 @@ function writeUpdate(
 }
 
 /**
- * What an update would store, without storing it: identity fields come from the live object, and the generation
- * goes up when the spec changes, as the store's update would (kubectl diff shows that line against a real cluster).
+ * What an update would store, without storing it: identity fields come from the live object, the generation
+ * goes up when the spec changes and the empty fields Go omits are left out, as the store's update would (kubectl
+ * diff shows the difference against a real cluster). `rt` is the stored type.
  */
 function dryRunResult(current: KubeObject, next: KubeObject, rt: ResourceType): KubeObject {
   const { uid, creationTimestamp, generation, resourceVersion } = current.metadata;
   checkNoNewFinalizers(rt, current.metadata.name!, current, next);
-  const bumped = rt.tracksGeneration && generationChanged(rt, current, next) ? (generation ?? 1) + 1 : generation;
+  // A copy: `next` may share nested objects with the stored one, which a dry run must leave as it is.
+  const result = structuredClone(next);
+  dropEmptyFields(result, groupVersionOf(rt), rt.kind);
+  const bumped = rt.tracksGeneration && generationChanged(rt, current, result) ? (generation ?? 1) + 1 : generation;
   return {
-    ...next,
+    ...result,
     metadata: {
-      ...next.metadata,
+      ...result.metadata,
       uid,
       creationTimestamp,
       resourceVersion,
@@ -858,8 +872,7 @@ async function applyObject(
     admitCreate(ctx, rt, merged);
     validate(rt, merged);
     if (options.dryRun) {
-      ctx.store.checkCreate(rt, merged);
-      sendJson(res, 201, withVersion(merged, rt));
+      sendJson(res, 201, withVersion(dryRunCreated(ctx, rt, merged), rt));
       return;
     }
     sendJson(res, 201, withVersion(ctx.store.create(storageType(ctx, rt), merged), rt));
@@ -873,7 +886,7 @@ async function applyObject(
     validate(rt, merged, current);
   }
   if (options.dryRun) {
-    sendJson(res, 200, withVersion(dryRunResult(current, merged, rt), rt));
+    sendJson(res, 200, withVersion(dryRunResult(current, merged, storageType(ctx, rt)), rt));
     return;
   }
   // The apiserver's apply patcher merges the applied configuration, resourceVersion included, into the object its
