@@ -106,7 +106,8 @@ export function objectMetaViolations(
         path: [...at, 'annotations'],
         field: `${base}.annotations`,
         type: 'FieldValueTooLong',
-        detail: `Too long: must have at most ${TOTAL_ANNOTATION_BYTES} bytes`,
+        // field.TooLong's wording from Kubernetes 1.32 on, the version the member emulator reports (1.31 said "must have at most").
+        detail: `Too long: may not be more than ${TOTAL_ANNOTATION_BYTES} bytes`,
         message: `the annotations hold ${bytes} bytes of keys and values: Kubernetes takes at most ${TOTAL_ANNOTATION_BYTES} (256 KiB)`,
         fix: 'keep large data in a ConfigMap (or the object itself) and refer to it from a short annotation',
       });

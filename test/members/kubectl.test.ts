@@ -465,7 +465,7 @@ test('labels, annotation keys and finalizers the API server refuses are refused 
     ['apply', '--server-side', '-f', '-'],
     `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big-annotations\n  namespace: default\n  annotations:\n    note: ${'x'.repeat(262_145)}\n`,
   );
-  assert.match(big.stderr, 'metadata.annotations: Too long: must have at most 262144 bytes');
+  assert.match(big.stderr, 'metadata.annotations: Too long: may not be more than 262144 bytes');
   const template = await kubectl(
     ['apply', '--server-side', '-f', '-'],
     deployment(1)
