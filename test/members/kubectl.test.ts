@@ -370,6 +370,20 @@ spec:
   assert.is(diff.code, 0, diff.stdout);
 });
 
+test("an update owns only the fields that are stored: an omitted zero is no one's, so switching to server-side apply does not conflict", async () => {
+  // ingress-nginx's controller Deployment writes `minReadySeconds: 0`, which DeploymentSpec omits when empty.
+  const manifest = deployment(1)
+    .replace('name: web\n  namespace', 'name: web-zero\n  namespace')
+    .replace('spec:\n  replicas', 'spec:\n  minReadySeconds: 0\n  replicas');
+  assert.is((await kubectl(['apply', '-f', '-'], manifest)).code, 0);
+  const live = JSON.parse((await kubectl(['get', 'deploy', 'web-zero', '-o', 'json', '--show-managed-fields'])).stdout);
+  const csa = live.metadata.managedFields.find((m: { manager: string }) => m.manager === 'kubectl-client-side-apply');
+  assert.is(csa.fieldsV1['f:spec']['f:minReadySeconds'], undefined);
+  const serverSide = await kubectl(['apply', '--server-side', '-f', '-'], manifest);
+  assert.is(serverSide.code, 0, serverSide.stderr);
+  assert.match(serverSide.stdout, 'deployment.apps/web-zero serverside-applied');
+});
+
 test('a dry run answers with the empty fields Go omits left out, so kubectl diff after an apply is empty', async () => {
   // cert-manager's bindings write `apiGroup: ""` in their subjects; Subject.apiGroup is omitempty.
   const binding = `apiVersion: rbac.authorization.k8s.io/v1

@@ -594,6 +594,7 @@ async function createObject(
   object.kind = rt.kind;
   object = toStorage(rt, object);
   defaultAndAllocate(ctx, rt, object, undefined);
+  dropOmittedFields(ctx, rt, object);
   object.metadata.managedFields = trackUpdate(
     undefined,
     object,
@@ -617,8 +618,7 @@ async function createObject(
  * gone (`kubectl diff` compares this with what `get` returns).
  */
 function dryRunCreated(ctx: ServerContext, rt: ResourceType, object: KubeObject): KubeObject {
-  const stored = storageType(ctx, rt);
-  ctx.store.checkCreate(stored, object);
+  ctx.store.checkCreate(storageType(ctx, rt), object);
   const filled: KubeObject = {
     ...object,
     metadata: {
@@ -628,7 +628,7 @@ function dryRunCreated(ctx: ServerContext, rt: ResourceType, object: KubeObject)
       ...(rt.tracksGeneration ? { generation: 1 } : {}),
     },
   };
-  dropEmptyFields(filled, groupVersionOf(stored), stored.kind);
+  dropOmittedFields(ctx, rt, filled);
   return filled;
 }
 
@@ -659,6 +659,17 @@ async function replaceObject(
   return writeUpdate(ctx, req, res, path, options, current, toStorage(rt, next, current));
 }
 
+/**
+ * Leaves out the empty fields Go omits when it encodes `object` (a `minReadySeconds: 0`), in place. An update's
+ * managedFields are computed from the object the typed round trip gives (structured-merge-diff compares typed
+ * values), so a manager that wrote such a zero owns nothing there, and a later apply of another value meets no
+ * conflict.
+ */
+function dropOmittedFields(ctx: ServerContext, rt: ResourceType, object: KubeObject): void {
+  const stored = storageType(ctx, rt);
+  dropEmptyFields(object, groupVersionOf(stored), stored.kind);
+}
+
 /** The end of every non-apply update: defaults, managedFields, precondition, store write. */
 function writeUpdate(
   ctx: ServerContext,
@@ -676,6 +687,7 @@ function writeUpdate(
     defaultAndAllocate(ctx, rt, next, current);
     validate(rt, next, current);
   }
+  dropOmittedFields(ctx, rt, next);
   const tracked: KubeObject =
     scope === 'status'
       ? { ...current, status: next.status }
