@@ -17,6 +17,7 @@ import {
 import { garbageCollector } from './controllers/garbageCollector.ts';
 import { cronJobController } from './controllers/cronJobController.ts';
 import { jobController } from './controllers/jobController.ts';
+import { ttlAfterFinishedController } from './controllers/ttlAfterFinishedController.ts';
 import { memberPodCidr } from './controllers/memberPodCidr.ts';
 import { kubeletSimulator } from './controllers/kubeletSimulator.ts';
 import { namespaceController } from './controllers/namespaceController.ts';
@@ -223,6 +224,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       statefulSetController(deps),
       daemonSetController(deps),
       jobController(deps),
+      ttlAfterFinishedController(deps),
       cronJobController(deps),
       volumeClaimController(deps),
       disruptionController(deps),

@@ -236,6 +236,32 @@ test('Job runs its pods to completion and reports Complete', async () => {
   assert.ok(job.status.completionTime);
 });
 
+test('a finished Job with ttlSecondsAfterFinished is deleted once its TTL runs out, its pods with it', async () => {
+  const job = (name: string, ttl?: number) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name },
+    spec: {
+      ...(ttl !== undefined ? { ttlSecondsAfterFinished: ttl } : {}),
+      template: { ...podTemplate(name, '10m'), spec: { ...podTemplate(name, '10m').spec, restartPolicy: 'Never' } },
+    },
+  });
+  // ingress-nginx's admission Jobs set 0.
+  await apply('/apis/batch/v1/namespaces/default/jobs/ttl-zero', job('ttl-zero', 0));
+  await apply('/apis/batch/v1/namespaces/default/jobs/ttl-one', job('ttl-one', 1));
+  await apply('/apis/batch/v1/namespaces/default/jobs/ttl-none', job('ttl-none'));
+  const gone = async (name: string) =>
+    (await api(member, 'GET', `/apis/batch/v1/namespaces/default/jobs/${name}`)).status === 404 &&
+    (await get(`/api/v1/namespaces/default/pods?labelSelector=job-name%3D${name}`)).items.length === 0;
+  await waitFor('the TTL 0 Job and its pod gone', () => gone('ttl-zero'));
+  await waitFor('the TTL 1 Job gone', () => gone('ttl-one'));
+  const kept = await waitFor('the Job without a TTL complete', async () => {
+    const j = await get('/apis/batch/v1/namespaces/default/jobs/ttl-none');
+    return j.status?.conditions?.some((c: any) => c.type === 'Complete' && c.status === 'True') ? j : undefined;
+  });
+  assert.is(kept.metadata.deletionTimestamp, undefined, 'no TTL, never deleted');
+});
+
 test('controllers name their pods with generateName <owner>- as GetPodFromTemplate does', async () => {
   await apply('/apis/apps/v1/namespaces/default/replicasets/gen', {
     apiVersion: 'apps/v1',
