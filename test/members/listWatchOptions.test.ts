@@ -139,6 +139,44 @@ test('a malformed timeout is a 400 before authentication, except on long-running
   assert.is((await api(member, 'GET', `${CONFIGMAPS}?watch=1&timeout=30&timeoutSeconds=1`)).status, 200);
 });
 
+test("an object leaving a watch's label selector is DELETED as it last matched, at the resourceVersion that moved it out", async () => {
+  assert.is((await api(member, 'POST', CONFIGMAPS, { body: configMap('leaving', 'watched') })).status, 201);
+  const from = member.store.resourceVersion;
+  const watching = api(
+    member,
+    'GET',
+    `${CONFIGMAPS}?watch=1&labelSelector=app%3Dwatched&resourceVersion=${from}&timeoutSeconds=1`,
+  );
+  const moved = await api(member, 'PATCH', `${CONFIGMAPS}/leaving`, {
+    body: { metadata: { labels: { app: 'elsewhere' } } },
+    contentType: 'application/merge-patch+json',
+  });
+  assert.is(moved.status, 200);
+  const seen = events((await watching).body) as { type: string; object: { metadata: Record<string, unknown> } }[];
+  assert.equal(
+    seen.map((e) => [e.type, e.object.metadata.labels, e.object.metadata.resourceVersion]),
+    [['DELETED', { app: 'watched' }, moved.body.metadata.resourceVersion]],
+  );
+});
+
+test('a watch from a resourceVersion older than the server keeps ends in a 410 ERROR naming the oldest it could start from', async () => {
+  const res = await api(member, 'GET', `${CONFIGMAPS}?watch=1&resourceVersion=5`);
+  assert.is(res.status, 200);
+  assert.equal(res.body, {
+    type: 'ERROR',
+    object: {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `too old resource version: 5 (${member.store.oldestWatchableVersion()})`,
+      reason: 'Expired',
+      code: 410,
+    },
+  });
+  assert.ok(member.store.oldestWatchableVersion() < member.store.resourceVersion);
+});
+
 test('a watch from an unparsable resourceVersion is a 422 before any event', async () => {
   const res = await api(member, 'GET', `${CONFIGMAPS}?watch=true&resourceVersion=latest`);
   assert.is(res.status, 422);

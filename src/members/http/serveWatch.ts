@@ -79,7 +79,9 @@ export function serveWatch(
     else if (event.type === 'MODIFIED') {
       if (now && before) write('MODIFIED', present(event.object));
       else if (now) write('ADDED', present(event.object));
-      else if (before) write('DELETED', present(event.object));
+      // An object leaving the selector goes as it was when it last matched, at the event's resourceVersion
+      // (cacheWatcher.convertToWatchEvent), so a client's handler still sees the labels it selected it by.
+      else if (before) write('DELETED', present(atVersion(event.previous!, event.object.metadata.resourceVersion!)));
     } else if (event.type === 'DELETED' && (now || before)) write('DELETED', present(event.object));
   };
   const bookmark = (annotations?: Record<string, string>) =>
@@ -108,7 +110,11 @@ export function serveWatch(
     if (!events) {
       write(
         'ERROR',
-        new ApiError(410, 'Expired', `too old resource version: ${rvParam} (${ctx.store.resourceVersion})`).toStatus(),
+        new ApiError(
+          410,
+          'Expired',
+          `too old resource version: ${rvParam} (${ctx.store.oldestWatchableVersion()})`,
+        ).toStatus(),
       );
       res.end();
       return;
@@ -140,4 +146,8 @@ export function serveWatch(
   };
   res.on('close', cleanup);
   req.on('close', cleanup);
+}
+
+function atVersion(object: KubeObject, resourceVersion: string): KubeObject {
+  return { ...object, metadata: { ...object.metadata, resourceVersion } };
 }

@@ -83,6 +83,15 @@ export class ObjectStore {
     });
   }
 
+  /**
+   * The oldest resourceVersion a watch may still start from: one before the first event kept, or the current one when
+   * none is (the watch cache's oldest-1, which its 410 names).
+   */
+  oldestWatchableVersion(): number {
+    const oldest = this.log[0];
+    return oldest ? oldest.resourceVersion - 1 : this.resourceVersion;
+  }
+
   /** Events after `resourceVersion`, or undefined when the log no longer reaches back that far (410 Gone). */
   eventsSince(resourceVersion: number): StoreEvent[] | undefined {
     const oldest = this.log[0];
