@@ -81,6 +81,8 @@ export interface ResourceType {
   crd?: string;
   /** A custom resource version's structural schema (openAPIV3Schema): how server-side apply merges its lists. */
   schema?: StructuralSchema;
+  /** A custom resource version's selectableFields, as their jsonPaths (`.spec.color`). */
+  selectableFields?: string[];
   /** Custom resources cannot take strategic merge patches. */
   strategicMerge: boolean;
   /**

@@ -43,7 +43,8 @@ import { leaseSpecErrors } from '../resources/validateLease.ts';
 import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
-import { checkFieldSelector, matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
+import { parseFieldSelector } from '../selectors/parseFieldSelector.ts';
+import { convertFieldSelector, matchesFieldSet, selectableFieldSet } from '../selectors/selectableFields.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
 import {
   checkNoNewFinalizers,
@@ -230,9 +231,9 @@ function selectorFilter(
   rt: ResourceType,
 ): (o: KubeObject) => boolean {
   const labels = parseLabelSelector(options.labelSelector);
-  const fields = parseFieldSelector(options.fieldSelector);
-  checkFieldSelector(resourceKeyOf(rt), fields);
-  return (o) => matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldRequirements(fields, o);
+  const fields = convertFieldSelector(rt, parseFieldSelector(options.fieldSelector));
+  return (o) =>
+    matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldSet(fields, selectableFieldSet(rt, o));
 }
 
 function withVersion(object: KubeObject, rt: ResourceType): KubeObject {

@@ -26,6 +26,9 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
         columns: crdColumns(v.additionalPrinterColumns ?? []),
         crd: crd.metadata.name,
         ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
+        ...(Array.isArray(v.selectableFields)
+          ? { selectableFields: v.selectableFields.map((f: any) => String(f?.jsonPath ?? '')) }
+          : {}),
         strategicMerge: false,
       }),
     );

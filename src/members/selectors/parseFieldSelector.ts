@@ -7,20 +7,68 @@ export interface FieldRequirement {
   value: string;
 }
 
-/** Parses `fieldSelector`: `metadata.name=web,spec.nodeName!=node-1` (ANDed; `==` means `=`). */
+/**
+ * Parses `fieldSelector` as apimachinery's fields.ParseSelector does: terms split on commas a backslash does not
+ * escape, sorted, each split at its first operator (`!=`, `==`, `=`; nothing trimmed), the value unescaped
+ * (`\\`, `\,`, `\=`). What it cannot read is the API server's 400, quoting the whole selector and the term.
+ */
 export function parseFieldSelector(text: string): FieldRequirement[] {
-  return text
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((raw) => {
-      const m = raw.match(/^([A-Za-z0-9._-]+)\s*(==|=|!=)\s*(.*)$/);
-      if (!m) throw badRequest(`invalid selector: '${raw}'; can't understand '${raw}'`);
-      return { path: m[1]!, op: m[2] === '!=' ? '!=' : '=', value: m[3]! };
-    });
+  const requirements: FieldRequirement[] = [];
+  for (const term of splitTerms(text).sort()) {
+    if (term === '') continue;
+    const split = splitTerm(term);
+    if (!split) throw badRequest(`invalid selector: '${text}'; can't understand '${term}'`);
+    requirements.push({ path: split.lhs, op: split.op === '!=' ? '!=' : '=', value: unescapeValue(split.rhs) });
+  }
+  return requirements;
 }
 
-/** Dotted-path lookup, stringified like the API server's field label conversion (missing = ''). */
+function splitTerms(text: string): string[] {
+  if (text === '') return [];
+  const terms: string[] = [];
+  let start = 0;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (escaped) escaped = false;
+    else if (c === '\\') escaped = true;
+    else if (c === ',') {
+      terms.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  terms.push(text.slice(start));
+  return terms;
+}
+
+const OPERATORS = ['!=', '==', '='] as const;
+
+function splitTerm(term: string): { lhs: string; op: string; rhs: string } | undefined {
+  for (let i = 0; i < term.length; i++)
+    for (const op of OPERATORS)
+      if (term.startsWith(op, i)) return { lhs: term.slice(0, i), op, rhs: term.slice(i + op.length) };
+  return undefined;
+}
+
+function unescapeValue(value: string): string {
+  if (!/[\\,=]/.test(value)) return value;
+  let out = '';
+  let escaped = false;
+  for (const c of value) {
+    if (escaped) {
+      if (c !== '\\' && c !== ',' && c !== '=')
+        throw badRequest(`invalid field selector: invalid escape sequence: \\${c}`);
+      out += c;
+      escaped = false;
+    } else if (c === '\\') escaped = true;
+    else if (c === ',' || c === '=') throw badRequest(`invalid field selector: unescaped character in value: ${c}`);
+    else out += c;
+  }
+  if (escaped) throw badRequest('invalid field selector: invalid escape sequence: \\');
+  return out;
+}
+
+/** Dotted-path lookup, stringified (missing = ''): for objects no registry strategy projects (metrics). */
 export function matchesFieldRequirements(requirements: FieldRequirement[], object: KubeObject): boolean {
   return requirements.every((r) => {
     let node: unknown = object;
@@ -29,59 +77,4 @@ export function matchesFieldRequirements(requirements: FieldRequirement[], objec
     const actual = node === undefined || node === null ? '' : String(node);
     return r.op === '=' ? actual === r.value : actual !== r.value;
   });
-}
-
-/**
- * The fields each kind's field selector takes beyond metadata.name and metadata.namespace (the field label
- * conversions kube-apiserver registers: pkg/apis/core/v1/conversion.go, apps and batch), by `<group>/<plural>`.
- */
-const SELECTABLE: Record<string, readonly string[]> = {
-  '/pods': [
-    'spec.nodeName',
-    'spec.restartPolicy',
-    'spec.schedulerName',
-    'spec.serviceAccountName',
-    'spec.hostNetwork',
-    'status.phase',
-    'status.podIP',
-    'status.podIPs',
-    'status.nominatedNodeName',
-  ],
-  '/events': [
-    'involvedObject.kind',
-    'involvedObject.namespace',
-    'involvedObject.name',
-    'involvedObject.uid',
-    'involvedObject.apiVersion',
-    'involvedObject.resourceVersion',
-    'involvedObject.fieldPath',
-    'reason',
-    'reportingComponent',
-    'source',
-    'type',
-  ],
-  '/secrets': ['type'],
-  '/namespaces': ['status.phase'],
-  '/nodes': ['spec.unschedulable'],
-  '/replicationcontrollers': ['status.replicas'],
-  '/services': ['spec.clusterIP', 'spec.type'],
-  'apps/replicasets': ['status.replicas'],
-  'batch/jobs': ['status.successful'],
-  'events.k8s.io/events': ['regarding.kind', 'regarding.namespace', 'regarding.name', 'reason', 'type'],
-};
-
-/**
- * Refuses a field the kind's selector does not take, with kube-apiserver's words: the core kinds with their own
- * conversion say "field label not supported", the others name the two metadata fields they take.
- */
-export function checkFieldSelector(resource: string, requirements: readonly FieldRequirement[]): void {
-  const extra = SELECTABLE[resource];
-  for (const r of requirements) {
-    if (r.path === 'metadata.name' || r.path === 'metadata.namespace' || extra?.includes(r.path)) continue;
-    throw badRequest(
-      extra && resource.startsWith('/')
-        ? `field label not supported: ${r.path}`
-        : `"${r.path}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
-    );
-  }
 }
