@@ -108,4 +108,34 @@ test('a delete whose preconditions name another uid or resourceVersion is a conf
   assert.is(deleted.status, 200);
 });
 
+test('a dry-run delete answers as the delete would and stores nothing: a Status, its preconditions checked, the finalizer it would hold by', async () => {
+  const created = await api(member, 'POST', '/api/v1/namespaces/default/configmaps', {
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rehearsed' }, data: { k: 'v' } },
+  });
+  assert.is(created.status, 201);
+  const { uid, resourceVersion } = created.body.metadata;
+  const item = '/api/v1/namespaces/default/configmaps/rehearsed';
+  const rehearsal = await kubectl(['delete', 'configmap', 'rehearsed', '--dry-run=server']);
+  assert.is(rehearsal.stdout, 'configmap "rehearsed" deleted (server dry run)\n', rehearsal.stderr);
+  const plain = await api(member, 'DELETE', `${item}?dryRun=All`);
+  assert.is(plain.status, 200);
+  assert.equal(plain.body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: 'rehearsed', kind: 'configmaps', uid },
+  });
+  const stale = await api(member, 'DELETE', `${item}?dryRun=All`, { body: { preconditions: { uid: OTHER_UID } } });
+  assert.is(stale.status, 409);
+  const orphaning = await api(member, 'DELETE', `${item}?dryRun=All&propagationPolicy=Orphan`);
+  assert.is(orphaning.status, 200);
+  assert.equal(orphaning.body.metadata.finalizers, ['orphan']);
+  assert.type(orphaning.body.metadata.deletionTimestamp, 'string');
+  assert.is(orphaning.body.metadata.resourceVersion, resourceVersion);
+  const after = await api(member, 'GET', item);
+  assert.is(after.body.metadata.resourceVersion, resourceVersion);
+  assert.is(after.body.metadata.deletionTimestamp, undefined);
+});
+
 test.run();

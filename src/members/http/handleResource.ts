@@ -937,14 +937,10 @@ async function deleteObject(
     );
   }
   const propagation = propagationOf(options);
-  if (options.dryRun) {
-    sendJson(res, 200, withVersion(current, rt));
-    return;
-  }
   // Orphan and Foreground hold the object with the garbage collector's finalizer, which the collector removes
   // once the dependents are orphaned or gone; the reply is the object marked for deletion. Namespaces have
   // their own deletion (namespaceController).
-  if (rt.kind === 'Namespace') {
+  if (rt.kind === 'Namespace' && !options.dryRun) {
     if (propagation === 'Orphan') orphanDependents(ctx.store, ctx.registry, current.metadata.uid!);
     if (propagation === 'Foreground') deleteDependents(ctx.store, ctx.registry, current.metadata.uid!);
   }
@@ -955,6 +951,7 @@ async function deleteObject(
     options.preconditions,
     gcFinalizersOf(rt, options),
     gracefulDeletionOf(rt, current, options.gracePeriodSeconds),
+    options.dryRun,
   );
   if (!result.deleted) {
     // 202 only when the caller asked for cascading with orphanDependents=false, as the API server does.

@@ -226,6 +226,8 @@ export class ObjectStore {
    * with deletionTimestamp set; the last finalizer removal deletes it). `graceful` is a kind with graceful deletion
    * (pods): `period` is its strategy's grace period for this object (CheckGracefulDelete), `requested` the caller's
    * gracePeriodSeconds (not negative); a period above 0 marks the object and leaves its removal to whoever ends it (the kubelet).
+   * `dryRun` decides and checks all the same, writes nothing, and answers the object as the write would leave it, at the
+   * resourceVersion it has (the dry-run storage's answer).
    */
   delete(
     rt: ResourceType,
@@ -234,6 +236,7 @@ export class ObjectStore {
     precondition?: { uid?: string; resourceVersion?: string },
     finalizers?: (current: readonly string[]) => string[],
     graceful?: { period: number; requested: number | undefined },
+    dryRun = false,
   ): { object: KubeObject; deleted: boolean } {
     const resource = resourceKeyOf(rt);
     const current = this.get(resource, rt.namespaced ? namespace : undefined, name);
@@ -244,44 +247,26 @@ export class ObjectStore {
     if (grace === 'pending') return { object: current, deleted: false };
     const had = current.metadata.finalizers ?? [];
     const kept = finalizers ? finalizers(had) : [...had];
+    const mark = (deletionTimestamp: string, seconds: number) => {
+      const marked = markedForDeletion(rt, current, kept, deletionTimestamp, seconds);
+      return dryRun ? marked : this.modify(resource, marked, current);
+    };
+    const removed = (object: KubeObject) => ({
+      object: dryRun ? object : this.remove(resource, object),
+      deleted: true,
+    });
     if (grace) {
-      const marked = this.markDeleting(rt, current, kept, grace.deletionTimestamp, grace.seconds);
+      const marked = mark(grace.deletionTimestamp, grace.seconds);
       if (grace.seconds > 0 || pendingFinalizers(marked).length > 0) return { object: marked, deleted: false };
-      return { object: this.remove(resource, marked), deleted: true };
+      return removed(marked);
     }
     const held = { ...current, metadata: { ...current.metadata, finalizers: kept } };
     if (pendingFinalizers(held).length > 0) {
       if (current.metadata.deletionTimestamp && isDeepStrictEqual(kept, had))
         return { object: current, deleted: false };
-      const since = current.metadata.deletionTimestamp ?? this.timestamp();
-      return { object: this.markDeleting(rt, current, kept, since, 0), deleted: false };
+      return { object: mark(current.metadata.deletionTimestamp ?? this.timestamp(), 0), deleted: false };
     }
-    return { object: this.remove(resource, current), deleted: true };
-  }
-
-  /** The write that starts (or redirects) a deletion: deletionTimestamp, grace period and finalizers in one write. */
-  private markDeleting(
-    rt: ResourceType,
-    current: KubeObject,
-    finalizers: string[],
-    deletionTimestamp: string,
-    gracePeriodSeconds: number,
-  ): KubeObject {
-    const first = !current.metadata.deletionTimestamp;
-    const { finalizers: _had, ...metadata } = current.metadata;
-    const marked = {
-      ...current,
-      metadata: {
-        ...metadata,
-        ...(finalizers.length > 0 ? { finalizers } : {}),
-        // The first marking bumps a tracked generation, so controllers see the deletion as a change of the object.
-        ...(first && current.metadata.generation !== undefined ? { generation: current.metadata.generation + 1 } : {}),
-        deletionTimestamp,
-        deletionGracePeriodSeconds: gracePeriodSeconds,
-      },
-    };
-    if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
-    return this.modify(resourceKeyOf(rt), marked, current);
+    return removed(current);
   }
 
   /** Stores `next` in place of `current` under a new resourceVersion, and tells the watchers. */
@@ -377,6 +362,31 @@ export class ObjectStore {
   private timestamp(): string {
     return formatTime(this.now());
   }
+}
+
+/** What starts (or redirects) a deletion: deletionTimestamp, grace period and finalizers, to be written as one. */
+function markedForDeletion(
+  rt: ResourceType,
+  current: KubeObject,
+  finalizers: string[],
+  deletionTimestamp: string,
+  gracePeriodSeconds: number,
+): KubeObject {
+  const first = !current.metadata.deletionTimestamp;
+  const { finalizers: _had, ...metadata } = current.metadata;
+  const marked = {
+    ...current,
+    metadata: {
+      ...metadata,
+      ...(finalizers.length > 0 ? { finalizers } : {}),
+      // The first marking bumps a tracked generation, so controllers see the deletion as a change of the object.
+      ...(first && current.metadata.generation !== undefined ? { generation: current.metadata.generation + 1 } : {}),
+      deletionTimestamp,
+      deletionGracePeriodSeconds: gracePeriodSeconds,
+    },
+  };
+  if (rt.kind === 'Namespace') marked.status = { ...(current.status ?? {}), phase: 'Terminating' };
+  return marked;
 }
 
 // The etcd key prefixes kube-apiserver compiles in (SpecialDefaultResourcePrefixes); others are the resource's name,
