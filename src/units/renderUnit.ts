@@ -24,6 +24,7 @@ import { ranOutOfMemory, runTool, DEFAULT_TOOL_LIMITS, type ToolLimits } from '.
 import { findToolReport, missingToolFix, type ToolBinary } from './unitTools.ts';
 import { applyKustomizeOptions } from './applyKustomizeOptions.ts';
 import { helmSetValue } from './helmSetValue.ts';
+import { committedLine, debugRendering, renderedErrorLine, yamlParseError } from './yamlErrorLines.ts';
 import {
   asksForOrigins,
   knowsOriginAnnotations,
@@ -40,7 +41,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 13;
+const RUN_RECIPE = 14;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -494,6 +495,11 @@ async function runUnit(
           ),
         ],
       };
+    const yamlError = run.code === 1 && options.tool === 'helm' ? yamlParseError(run.stderr) : undefined;
+    const templateLine =
+      yamlError && sourceFile
+        ? await yamlErrorTemplateLine(tool, args, cwd, env, limits, src, yamlError, sourceFile)
+        : undefined;
     if (run.code !== 0)
       return {
         ok: false,
@@ -510,7 +516,12 @@ async function runUnit(
               : undefined,
             optionsFile,
             sourceFile,
-            options.tool === 'helm' ? await helmInputTexts(src, unit, options, optionsFile, charts ?? []) : undefined,
+            options.tool === 'helm'
+              ? {
+                  ...(await helmInputTexts(src, unit, options, optionsFile, charts ?? [])),
+                  ...(templateLine === undefined ? {} : { templateLine }),
+                }
+              : undefined,
           ),
           // A file the tool did not find may be a link left out.
           ...links,
@@ -561,6 +572,37 @@ async function helmInputTexts(
     if (text !== undefined) texts.set(file, text);
   }
   return { texts, valueFiles };
+}
+
+/**
+ * The line of the committed template helm's YAML parse error is at (yamlErrorLines.ts): helm counts it within the
+ * failing document of the rendered template, which a second run with `--debug` prints. Undefined where it cannot tell.
+ */
+async function yamlErrorTemplateLine(
+  tool: ToolBinary,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  limits: ToolLimits,
+  src: string,
+  error: { source: string; line: number },
+  sourceFile: (inChart: string) => ChartPlace,
+): Promise<number | undefined> {
+  const debug = await runTool(tool.file, [...tool.prefix, ...args, '--debug'], { cwd, env, limits }).catch(
+    () => undefined,
+  );
+  const rendered = debug && debugRendering(new TextDecoder().decode(debug.stdout), error.source);
+  const line = rendered === undefined ? undefined : renderedErrorLine(rendered, error.line);
+  if (rendered === undefined || line === undefined) return undefined;
+  const place = sourceFile(error.source.slice(error.source.indexOf('/') + 1));
+  const bytes = await readFile(path.join(src, place.file)).catch(() => undefined);
+  const committed =
+    bytes === undefined
+      ? undefined
+      : place.inArchive === undefined
+        ? new TextDecoder().decode(bytes)
+        : chartArchiveFiles(bytes).get(place.inArchive);
+  return committed === undefined ? line : committedLine(committed, rendered, line);
 }
 
 /** The tool run once; a binary that went away or cannot run here (another platform's build) holds this unit only. */

@@ -3,6 +3,7 @@ import { resolveRelative, type SourceUnit } from './detectUnits.ts';
 import type { ToolBinary } from './unitTools.ts';
 import type { ChartPlace } from './subchartPaths.ts';
 import { schemaErrorPath, whereValueIsSet } from './valueLines.ts';
+import { yamlParseError } from './yamlErrorLines.ts';
 
 /**
  * Texts of the commit a Helm error can be placed in: `texts` by repository path (value files, the options file, the
@@ -12,6 +13,11 @@ import { schemaErrorPath, whereValueIsSet } from './valueLines.ts';
 export interface HelmInputTexts {
   texts: ReadonlyMap<string, string>;
   valueFiles: readonly string[];
+  /**
+   * The line of the template file a YAML parse error is at (yamlErrorLines.ts): helm's `line N` counts within the
+   * failing document of the rendered template, not the file.
+   */
+  templateLine?: number;
 }
 
 /**
@@ -98,6 +104,15 @@ export function toolProblem(
   for (const copy of unit.copiedCharts ?? []) message = message.split(`${unit.dir}/${copy.to}/`).join(`${copy.from}/`);
   const yamlLine = /line (\d+)/.exec(text);
   if (line === 1 && file !== unit.marker && !file.endsWith('.tgz') && yamlLine) line = Number(yamlLine[1]);
+  const yamlError = unit.tool === 'helm' && inputs.templateLine !== undefined ? yamlParseError(text) : undefined;
+  if (yamlError && file !== unit.marker) {
+    message = message.replace(
+      /yaml: line (\d+):/,
+      `yaml: line $1 of its document as helm counts, line ${inputs.templateLine} of the template:`,
+    );
+    // A line in a packed template is not a line of the archive: the message names it.
+    if (!shown) line = inputs.templateLine!;
+  }
   return {
     file,
     line,

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { placeRenderedDocuments } from '../../src/units/templateSections.ts';
+import { committedLine, renderedErrorLine } from '../../src/units/yamlErrorLines.ts';
 import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
 import { unitSuite } from '../helpers/unitSuite.ts';
 import { helmGuestbook, packedChart } from './unitFixtures.ts';
@@ -199,6 +200,77 @@ metadata:
     placeRenderedDocuments(text.replace('kind: ConfigMap', 'kind: {{ .Values.kind }}'), [head('b')]),
     undefined,
   );
+});
+
+test("helm's YAML error in a template's later document is placed at its line of the template file, packed or not", async () => {
+  // helm counts `line 6` from the start of the document that failed: the second one, which this text starts at line 9.
+  const bad = `{{- /* a comment
+spanning lines */ -}}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+  labels:
+    {{- include "helm-guestbook.name" . | nindent 4 | replace "\\n" "\\n\\n\\n" }}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: b
+data:
+  x: [1
+  y: 2
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    { ...MEMBERS, ...helmGuestbook(1), 'helm-guestbook/templates/bad.yaml': bad },
+    'not YAML',
+  );
+  for (const pass of ['run', 'cached']) {
+    const failed = (await renderSnapshot(await openRepo(r.dir), 'HEAD')).model.problems.find(
+      (p) => p.code === 'UNIT_FAILED',
+    );
+    assert.equal([failed?.file, failed?.line], ['helm-guestbook/templates/bad.yaml', 15], pass);
+    assert.match(failed?.message ?? '', /yaml: line 6 of its document as helm counts, line 15 of the template:/, pass);
+  }
+  r.commit(
+    {
+      'helm-guestbook/templates/bad.yaml': null,
+      'helm-guestbook/Chart.yaml':
+        'apiVersion: v2\nname: helm-guestbook\nversion: 0.1.0\ndependencies:\n  - {name: db, version: 0.1.0}\n',
+    },
+    'packed',
+  );
+  mkdirSync(path.join(r.dir, 'helm-guestbook/charts'), { recursive: true });
+  writeFileSync(
+    path.join(r.dir, 'helm-guestbook/charts/db-0.1.0.tgz'),
+    packedChart('db', {
+      'Chart.yaml': 'apiVersion: v2\nname: db\nversion: 0.1.0\n',
+      'templates/bad.yaml': bad.replaceAll('helm-guestbook.name', 'db.name'),
+      'templates/_helpers.tpl': '{{- define "db.name" -}}db{{- end -}}\n',
+    }),
+  );
+  r.commit({}, 'db, packed');
+  const failed = (await renderSnapshot(await openRepo(r.dir), 'HEAD')).model.problems.find(
+    (p) => p.code === 'UNIT_FAILED',
+  );
+  assert.equal([failed?.file, failed?.line], ['helm-guestbook/charts/db-0.1.0.tgz', 1]);
+  assert.match(
+    failed?.message ?? '',
+    /templates\/bad\.yaml in helm-guestbook\/charts\/db-0\.1\.0\.tgz: .*yaml: line 6 of its document as helm counts, line 15 of the template:/,
+  );
+});
+
+test("helm's document line is found in the rendered template as helm splits it, then in the committed text by its literal lines", () => {
+  const rendered =
+    '\n\n# only a comment\n---\n\napiVersion: v1\nkind: ConfigMap\ndata:\n  x: [1\n---   \nkind: Secret\n';
+  assert.is(renderedErrorLine(rendered, 4), 9);
+  // Two documents long enough and this reader refusing neither: helm's count cannot be placed.
+  assert.is(renderedErrorLine('a: 1\nb: 2\n---\nc: 3\nd: 4\n', 2), undefined);
+  const committed = 'apiVersion: v1\nkind: ConfigMap\ndata:\n  {{- toYaml .Values.data | nindent 2 }}\n  x: [1\n';
+  assert.is(committedLine(committed, 'apiVersion: v1\nkind: ConfigMap\ndata:\n  a: 1\n  b: 2\n  x: [1\n', 6), 5);
+  // A templated line is counted from the nearest literal line above it.
+  assert.is(committedLine('kind: A\nx: {{ .Values.x }}\n', 'kind: A\nx: [1\n', 2), 2);
 });
 
 test.run();
