@@ -10,12 +10,13 @@ export interface RenderedHead {
 
 /** A `---`-separated part of a template's text and what it writes literally (undefined: templated, or not there). */
 interface Section {
-  /** 1-based lines of the template file. */
-  lines: { line: number; text: string }[];
+  /** 1-based lines of the template file, with the actions open at each line's start. */
+  lines: { line: number; text: string; depth: number }[];
   kind?: string;
   apiVersion?: string;
   name?: string;
-  hook: boolean;
+  /** Undefined where the text cannot tell: the annotation written by an action, or only under a condition. */
+  hook: boolean | undefined;
 }
 
 /**
@@ -31,6 +32,7 @@ export function placeRenderedDocuments(template: string, docs: readonly Rendered
   const sections = sectionsOf(template);
   if (!sections) return undefined;
   const out: number[] = new Array(docs.length);
+  const taken = new Set<Section>();
   const groups = new Map<string, number[]>();
   for (const [i, d] of docs.entries()) {
     if (d.kind === undefined) return undefined;
@@ -39,7 +41,7 @@ export function placeRenderedDocuments(template: string, docs: readonly Rendered
   }
   for (const indexes of groups.values()) {
     const first = docs[indexes[0]!]!;
-    const candidates = sections.filter((s) => s.kind === first.kind && s.hook === first.hook);
+    const candidates = sections.filter((s) => s.kind === first.kind && (s.hook ?? first.hook) === first.hook);
     const fits = (d: RenderedHead, s: Section) =>
       (s.apiVersion === undefined || s.apiVersion === d.apiVersion) && (s.name === undefined || s.name === d.name);
     // The earliest and the latest order-keeping matches bound every other: where they agree, the match is the only one.
@@ -52,6 +54,9 @@ export function placeRenderedDocuments(template: string, docs: readonly Rendered
     for (let at = candidates.length - 1, k = indexes.length - 1; k >= 0; at--, k--) {
       while (at >= 0 && !fits(docs[indexes[k]!]!, candidates[at]!)) at--;
       if (at !== earliest[k]) return undefined;
+      // A section the text cannot tell the hookness of is a candidate of both groups: it is taken by one at most.
+      if (taken.has(candidates[at]!)) return undefined;
+      taken.add(candidates[at]!);
       out[indexes[k]!] = startLine(candidates[at]!, docs[indexes[k]!]!.firstLine);
     }
   }
@@ -75,14 +80,14 @@ const REPEATS = new Set(['range', 'define', 'block']);
  */
 function sectionsOf(template: string): Section[] | undefined {
   const lines = template.split('\n');
-  const parts: { line: number; text: string }[][] = [[]];
+  const parts: { line: number; text: string; depth: number }[][] = [[]];
   const stack: string[] = [];
   let inAction = false;
   for (const [i, text] of lines.entries()) {
     if (!inAction && /^---(\s.*)?$/.test(text)) {
       if (stack.some((s) => REPEATS.has(s))) return undefined;
       parts.push([]);
-    } else parts.at(-1)!.push({ line: i + 1, text });
+    } else parts.at(-1)!.push({ line: i + 1, text, depth: stack.length });
     const next = followActions(text, stack, inAction);
     if (next === undefined) return undefined;
     inAction = next;
@@ -110,10 +115,40 @@ function sectionsOf(template: string): Section[] | undefined {
         ? { apiVersion: literal(apiVersions[0]!.text)! }
         : {}),
       ...nameOf(part),
-      hook: part.some((l) => /^\s+["']?helm\.sh\/hook["']?\s*:/.test(l.text)),
+      hook: hookOf(part, kinds[0]!),
     });
   }
   return sections;
+}
+
+/**
+ * Whether a section writes a `helm.sh/hook` annotation: literally, at as many open actions as its `kind:` line (so
+ * whenever it renders); undefined where a condition holds the annotation, or where a line under `metadata:` or
+ * `annotations:` is one action (`{{- include "x.hookAnnotations" . | nindent 4 }}`), which may write it.
+ */
+function hookOf(part: readonly { text: string; depth: number }[], kind: { depth: number }): boolean | undefined {
+  const hooks = part.filter((l) => /^\s+["']?helm\.sh\/hook["']?\s*:/.test(l.text));
+  if (hooks.some((l) => l.depth === kind.depth)) return true;
+  if (hooks.length > 0) return undefined;
+  const writes = part.some(
+    (l, i) =>
+      /^\s*\{\{.*\}\}\s*$/.test(l.text) &&
+      !/^\s*\{\{-?\s*(\/\*|if\b|else\b|end\b|with\b|range\b|\$)/.test(l.text) &&
+      /^\s*(metadata|annotations)\s*:\s*$/.test(keyAbove(part, i) ?? ''),
+  );
+  return writes ? undefined : false;
+}
+
+/** The key a line is written under: the nearest line above it of less indentation that is no action. */
+function keyAbove(part: readonly { text: string }[], at: number): string | undefined {
+  const indent = (t: string) => t.length - t.trimStart().length;
+  const own = indent(part[at]!.text);
+  for (let i = at - 1; i >= 0; i--) {
+    const t = part[i]!.text;
+    if (t.trim() === '' || t.trimStart().startsWith('{{') || t.trimStart().startsWith('#')) continue;
+    if (indent(t) < own) return t;
+  }
+  return undefined;
 }
 
 /** A `key: value` line's value when the text writes it whole: unquoted, no comment, no template action in it. */

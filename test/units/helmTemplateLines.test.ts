@@ -273,4 +273,57 @@ test("helm's document line is found in the rendered template as helm splits it, 
   assert.is(committedLine('kind: A\nx: {{ .Values.x }}\n', 'kind: A\nx: [1\n', 2), 2);
 });
 
+test('a hook whose annotation an included template writes is placed at its own lines, as a literal one is', async () => {
+  const hooks = `{{- define "guestbook.hook" -}}
+helm.sh/hook: {{ . }}
+{{- end -}}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+  annotations:
+    {{- include "guestbook.hook" "pre-install" | nindent 4 }}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: run, image: busybox}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cleanup
+  {{- if .Values.cleanup }}
+  annotations:
+    helm.sh/hook: post-delete
+  {{- end }}
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/templates/hooks.yaml': hooks,
+      'helm-guestbook/flotilla-unit.yaml':
+        'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  valuesObject: {cleanup: true}\n',
+    },
+    'hooks',
+  );
+  const { model } = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const at = placed(model);
+  assert.equal(
+    at.objects.filter(([, file]) => file === 'helm-guestbook/templates/hooks.yaml'),
+    [
+      ['batch/v1/Job/default/migrate', 'helm-guestbook/templates/hooks.yaml', 4],
+      ['v1/ConfigMap/default/settings', 'helm-guestbook/templates/hooks.yaml', 16],
+    ],
+  );
+  assert.equal(at.problems, [['helm-guestbook/templates/hooks.yaml', 21, 'HOOK_NOT_RENDERED', 'cleanup']]);
+});
+
 test.run();
