@@ -1,5 +1,5 @@
 import type { Problem } from '../errors/problem.ts';
-import { chartArchiveEntries } from './chartArchive.ts';
+import { chartArchiveEntries, type ChartArchiveRead } from './chartArchive.ts';
 
 /**
  * Keys whose value helm's JSON Schema library (gojsonschema) resolves as a URL: a `file:` one (in any case) is read
@@ -68,8 +68,13 @@ export function schemaFileProblems(file: string, bytes: Uint8Array, shownAs: str
  * the packed charts inside it, at the archive (pure). An archive too large to look into whole is refused: helm would
  * load what it holds unchecked.
  */
-export function archivedSchemaProblems(archive: string, tgz: Uint8Array, depth = 0, inner = ''): Problem[] {
-  const read = chartArchiveEntries(tgz);
+export function archivedSchemaProblems(
+  archive: string,
+  tgz: Uint8Array | ChartArchiveRead,
+  depth = 0,
+  inner = '',
+): Problem[] {
+  const read = tgz instanceof Uint8Array ? chartArchiveEntries(tgz) : tgz;
   const shown = (p: string) => `${archive}:${inner}${p}`;
   if ('problem' in read)
     return read.problem === 'too-large'

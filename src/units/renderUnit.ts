@@ -11,10 +11,11 @@ import { parseDocuments } from '../documents/parseDocuments.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem, type HelmInputTexts } from './toolProblem.ts';
-import { chartArchiveEntries, chartArchiveFiles } from './chartArchive.ts';
+import { chartArchiveFiles } from './chartArchive.ts';
+import { knownPackedChart, readPackedChart, type PackedChart } from './packedCharts.ts';
 import { helmIgnoreRules } from './helmIgnore.ts';
 import { archivedChartCallWarnings, chartCallWarnings } from './chartCalls.ts';
-import { archivedSchemaProblems, isSchemaInput, schemaFileProblems } from './chartSchemas.ts';
+import { isSchemaInput, schemaFileProblems } from './chartSchemas.ts';
 import { helmSkippedHooks } from './syncHooks.ts';
 import { resolveValueFile } from './helmValueFiles.ts';
 import { expandValueFiles } from './valueFileGlobs.ts';
@@ -34,7 +35,7 @@ import {
 } from './kustomizeOrigins.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
-import { packedChartName, subchartFileResolver, type ChartPlace } from './subchartPaths.ts';
+import { subchartFileResolver, type ChartPlace } from './subchartPaths.ts';
 import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFiles.ts';
 
 /**
@@ -674,33 +675,38 @@ async function chartSourceFiles(
         chartFiles.push([`${dir}/${p.slice(0, -'Chart.yaml'.length)}`.replace(/\/$/, ''), f, `${dir}/${p}`]);
       else if (isRegularFile(f.mode) && /^(charts\/[^/]+\/)*charts\/[^/]+\.tgz$/.test(p))
         archives.push([`${dir}/${p}`, f]);
-  const unknown = archives.filter(([, f]) => !packedNames.has(f.oid));
-  const blobs = await readUnitFiles(repo, [
-    ...chartFiles.map(([, f, file]) => [file, f.oid] as const),
-    ...unknown.map(([file, f]) => [file, f.oid] as const),
-  ]);
+  const blobs = await readUnitFiles(
+    repo,
+    chartFiles.map(([, f, file]) => [file, f.oid] as const),
+  );
   const decoder = new TextDecoder();
   const texts = new Map(chartFiles.map(([dir, f]) => [dir, decoder.decode(blobs.get(f.oid))]));
-  if (packedNames.size + unknown.length > MAX_PACKED_NAMES) packedNames.clear();
-  for (const [, f] of unknown) {
-    const read = chartArchiveEntries(blobs.get(f.oid)!);
-    const chartYaml = 'entries' in read ? read.entries.get('Chart.yaml') : undefined;
-    packedNames.set(f.oid, chartYaml === undefined ? null : (packedChartName(decoder.decode(chartYaml)) ?? null));
-  }
   const names = new Map<string, string>();
-  for (const [file, f] of archives) {
-    const name = packedNames.get(f.oid);
-    if (name) names.set(file, name);
-  }
+  for (const [file, packed] of await packedCharts(repo, archives)) if (packed.name) names.set(file, packed.name);
   return subchartFileResolver(unit.dir, texts, unit.copiedCharts ?? [], names);
 }
 
 /**
- * The chart name each packed chart holds (null: none readable), by blob oid: a unit's vendored archives rarely change,
- * and each was unpacked on every render of its unit, a cached one too, only to learn its name.
+ * The packed charts at these paths, each unpacked once for as long as its blob id is kept (packedCharts.ts): only the
+ * archives not read before are read out of the commit.
  */
-const packedNames = new Map<string, string | null>();
-const MAX_PACKED_NAMES = 4096;
+async function packedCharts(
+  repo: GitRepo,
+  archives: readonly (readonly [string, TreeFile])[],
+): Promise<Map<string, PackedChart>> {
+  const out = new Map<string, PackedChart>();
+  const unknown = archives.filter(([file, f]) => {
+    const known = knownPackedChart(file, f.oid);
+    if (known) out.set(file, known);
+    return !known;
+  });
+  const blobs = await readUnitFiles(
+    repo,
+    unknown.map(([file, f]) => [file, f.oid] as const),
+  );
+  for (const [file, f] of unknown) out.set(file, readPackedChart(file, f.oid, blobs.get(f.oid)!));
+  return out;
+}
 
 /**
  * The committed text of each template helm's output names (`# Source:`), by its place (subchartPaths.ts): a file of a
@@ -725,26 +731,27 @@ async function chartTemplateTexts(
     const f = chart?.files.get(file.slice(chart.dir.length + 1));
     if (f && isRegularFile(f.mode)) blobsOf.set(file, f);
   }
+  const inArchive = (place: ChartPlace) => place.inArchive !== undefined;
+  const archiveFiles = new Set([...places.values()].filter(inArchive).map((p) => p.file));
+  const packed = await packedCharts(
+    repo,
+    [...blobsOf].filter(([file]) => archiveFiles.has(file)),
+  );
   const blobs = await readUnitFiles(
     repo,
-    [...blobsOf].map(([file, f]) => [file, f.oid] as const),
+    [...places.values()]
+      .filter((p) => !inArchive(p) && blobsOf.has(p.file))
+      .map((p) => [p.file, blobsOf.get(p.file)!.oid] as const),
   );
   const decoder = new TextDecoder();
-  const archives = new Map<string, Map<string, string>>();
+  const committed = (file: string) => {
+    const bytes = blobs.get(blobsOf.get(file)?.oid ?? '');
+    return bytes && decoder.decode(bytes);
+  };
   const texts = new Map<string, string>();
   for (const [key, place] of places) {
-    const bytes = blobs.get(blobsOf.get(place.file)?.oid ?? '');
-    if (!bytes) continue;
-    if (place.inArchive === undefined) {
-      texts.set(key, decoder.decode(bytes));
-      continue;
-    }
-    let files = archives.get(place.file);
-    if (!files) {
-      files = chartArchiveFiles(bytes);
-      archives.set(place.file, files);
-    }
-    const text = files.get(place.inArchive);
+    const text =
+      place.inArchive === undefined ? committed(place.file) : packed.get(place.file)?.templates.get(place.inArchive);
     if (text !== undefined) texts.set(key, text);
   }
   return (place) => texts.get(keyOf(place));
@@ -809,17 +816,20 @@ async function chartSchemaProblems(repo: GitRepo, charts: readonly ChartFolder[]
   for (const chart of charts) {
     const files = [...chart.files].flatMap(([p, f]) => {
       const input = isRegularFile(f.mode) ? isSchemaInput(p) : undefined;
-      return input ? [{ p, oid: f.oid, input }] : [];
+      return input ? [{ file: `${chart.dir}/${p}`, f, input }] : [];
     });
+    const schemas = files.filter((s) => s.input === 'schema');
     const blobs = await readUnitFiles(
       repo,
-      files.map((f) => [`${chart.dir}/${f.p}`, f.oid] as const),
+      schemas.map((s) => [s.file, s.f.oid] as const),
     );
-    for (const { p, oid, input } of files) {
-      const bytes = blobs.get(oid);
-      if (!bytes) continue;
-      const file = `${chart.dir}/${p}`;
-      out.push(...(input === 'schema' ? schemaFileProblems(file, bytes) : archivedSchemaProblems(file, bytes)));
+    const packed = await packedCharts(
+      repo,
+      files.filter((s) => s.input === 'archive').map((s) => [s.file, s.f] as const),
+    );
+    for (const { file, f, input } of files) {
+      const bytes = input === 'schema' ? blobs.get(f.oid) : undefined;
+      out.push(...(bytes ? schemaFileProblems(file, bytes) : (packed.get(file)?.schemaProblems ?? [])));
     }
   }
   return out;

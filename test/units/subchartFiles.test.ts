@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
@@ -158,6 +158,46 @@ test("a subchart rendered under an alias names its own files: its objects' origi
     failed?.message ?? '',
     /\(helm-guestbook\/charts\/store\/templates\/need\.yaml:1:3\): db\.host is required/,
   );
+});
+
+test("a cached render reads a packed subchart's archive once per blob id, not again on every render", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/Chart.yaml': withDependencies('  - {name: db, version: 0.1.0}\n'),
+    },
+    'guestbook',
+  );
+  mkdirSync(path.join(r.dir, 'helm-guestbook/charts'), { recursive: true });
+  writeFileSync(
+    path.join(r.dir, 'helm-guestbook/charts/db-0.1.0.tgz'),
+    packedChart('db', {
+      'Chart.yaml': 'apiVersion: v2\nname: db\nversion: 0.1.0\n',
+      'values.schema.json': '{"type": "object"}\n',
+      'templates/db.yaml':
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  annotations:\n    helm.sh/hook: post-delete\n',
+    }),
+  );
+  r.commit({}, 'db, packed');
+  const first = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  // The archive's object is gone: a render reading it again would fail on the missing object.
+  const oid = r.git('rev-parse', 'HEAD:helm-guestbook/charts/db-0.1.0.tgz');
+  rmSync(path.join(r.dir, '.git/objects', oid.slice(0, 2), oid.slice(2)));
+  const again = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    again.model.problems.map((p) => [p.file, p.line, p.code, p.message.slice(0, p.message.indexOf(' output:'))]),
+    [
+      [
+        'helm-guestbook/charts/db-0.1.0.tgz',
+        1,
+        'HOOK_NOT_RENDERED',
+        'helm template (templates/db.yaml:1 in helm-guestbook/charts/db-0.1.0.tgz)',
+      ],
+    ],
+  );
+  assert.equal(again.model.problems, first.model.problems);
 });
 
 test.run();
