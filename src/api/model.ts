@@ -24,6 +24,8 @@ export interface Template {
   fieldSources?: Record<string, SourceSpan>;
   /** For an object a unit output: the file its tool named (Helm's `# Source:`), `source` being the unit's marker file. */
   origin?: SourceSpan;
+  /** For an object of a packed subchart (`origin` at its archive): the template in the archive, as helm names it there. */
+  originInArchive?: string;
   /**
    * Set when Helm or Kustomize units with a clusterAffinity in their flotilla-unit.yaml (scoped units) output it: one
    * variant per unit, in the order of their marker files, their scopes selecting disjoint sets of the registered
@@ -44,6 +46,7 @@ export interface TemplateVariant {
   source: SourceSpan;
   fieldSources?: Record<string, SourceSpan>;
   origin?: SourceSpan;
+  originInArchive?: string;
 }
 
 /** A folder rendered by Helm or Kustomize (units/): what plan, explain, history and blame name as the source. */
@@ -75,6 +78,7 @@ export interface FileObjects {
     source: SourceSpan;
     fieldSources?: Record<string, SourceSpan>;
     origin?: SourceSpan;
+    originInArchive?: string;
   }[];
   /** Set when the "file" is a Helm or Kustomize unit (file = its marker): its templates are the tool's output. */
   unit?: UnitOrigin;

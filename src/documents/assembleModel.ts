@@ -103,6 +103,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
         source: t.source,
         ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
         ...(t.origin ? { origin: t.origin } : {}),
+        ...(t.originInArchive ? { originInArchive: t.originInArchive } : {}),
       };
       const key = refKey(ref);
       const first = claim(ref, t.source, f.unit !== undefined, scope !== undefined);
@@ -115,6 +116,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
         source: t.source,
         ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
         ...(t.origin ? { origin: t.origin } : {}),
+        ...(t.originInArchive ? { originInArchive: t.originInArchive } : {}),
       };
       model.templates.set(key, template);
     }

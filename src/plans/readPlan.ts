@@ -140,7 +140,7 @@ function clusterUnitsOf(model: ConfigModel): Map<string, Map<string, string>> {
     for (const { object: cluster } of model.clusters.values()) {
       const v = variantOn(t, cluster);
       const unit = v && model.units?.get(v.unit);
-      if (unit) byCluster.set(cluster.metadata.name, describeUnit(unit, v.origin?.file));
+      if (unit) byCluster.set(cluster.metadata.name, describeUnit(unit, v.origin?.file, v.originInArchive));
     }
     out.set(key, byCluster);
   }

@@ -8,10 +8,14 @@ import { describeHook } from './syncHooks.ts';
  * helm v3.17.2), helm-guestbook/templates/deployment.yaml` or `Kustomize folder apps/staging (apps/staging/kustomization.yaml; kustomize v5.5.0),
  * apps/base/podinfo/release.yaml`.
  */
-export function describeUnit(unit: UnitOrigin, originFile?: string): string {
+export function describeUnit(unit: UnitOrigin, originFile?: string, originInArchive?: string): string {
   const tool = unit.toolVersion ? `; ${unit.toolVersion}` : '';
-  // The file the object came from: the template Helm named, the resource (or base's) Kustomize's origin named.
-  const file = originFile && originFile !== unit.marker ? `, ${originFile}` : '';
+  // The file the object came from: the template Helm named (a packed subchart's in its archive, as the render's
+  // problems name it), the resource (or base's) Kustomize's origin named.
+  const file =
+    originFile && originFile !== unit.marker
+      ? `, ${originInArchive ? `${originInArchive} in ${originFile}` : originFile}`
+      : '';
   // The options file holds inline values, parameters and kustomize edits: as much a source of a change as a value file.
   const options = unit.optionsFile ? `, options ${unit.optionsFile}` : '';
   if (unit.tool === 'helm') {
@@ -39,7 +43,7 @@ export function describeTemplateUnit(
         const unit = model.units?.get(v.unit);
         const on = clusters.filter((c) => matchClusterAffinity(v.scope, c)).map((c) => c.metadata.name);
         const hook = describeHook(v.manifest);
-        const described = `${unit ? describeUnit(unit, v.origin?.file) : v.unit}${hook ? ` (${hook})` : ''}`;
+        const described = `${unit ? describeUnit(unit, v.origin?.file, v.originInArchive) : v.unit}${hook ? ` (${hook})` : ''}`;
         return `${described} on ${on.length > 0 ? on.sort().join(', ') : 'no registered cluster'}`;
       })
       .join('; ');
@@ -48,5 +52,5 @@ export function describeTemplateUnit(
   const unit = model.units?.get(template.source.file);
   const hook = describeHook(template.manifest);
   if (!unit) return hook ? `${template.source.file}:${template.source.line}; ${hook}` : undefined;
-  return `${describeUnit(unit, template.origin?.file)}${hook ? `; ${hook}` : ''}`;
+  return `${describeUnit(unit, template.origin?.file, template.originInArchive)}${hook ? `; ${hook}` : ''}`;
 }

@@ -126,7 +126,13 @@ export function parseUnitOutput(
         unit.tool === 'helm' && t.ref.namespace === undefined && unit.namespace
           ? { ...t.ref, namespace: unit.namespace }
           : t.ref;
-      out.templates.push({ ...t, ref, source: { file: unit.marker, line: 1, column: 1 }, origin });
+      out.templates.push({
+        ...t,
+        ref,
+        source: { file: unit.marker, line: 1, column: 1 },
+        origin,
+        ...(chunk.inArchive ? { originInArchive: chunk.inArchive } : {}),
+      });
     }
   }
   if (out.problems.some((p) => p.severity === 'error')) {

@@ -4,6 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
+import { describeTemplateUnit } from '../../src/units/describeUnit.ts';
 import { subchartFileResolver } from '../../src/units/subchartPaths.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook, packedChart } from './unitFixtures.ts';
@@ -102,6 +103,11 @@ spec:
     line: 1,
     column: 1,
   });
+  // Plan and explain name the template inside the archive, as the render's problems do.
+  assert.match(
+    describeTemplateUnit(model, model.templates.get('v1/ConfigMap/default/helm-guestbook-db')) ?? '',
+    /^Helm chart helm-guestbook \(.*\), templates\/db\.yaml in helm-guestbook\/charts\/db-0\.1\.0\.tgz$/,
+  );
   assert.equal(
     model.problems.map((p) => [p.file, p.line, p.code, p.message.slice(0, p.message.indexOf(' output:'))]),
     [
