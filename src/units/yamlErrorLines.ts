@@ -31,9 +31,9 @@ const SPACE = '\\t\\n\\v\\f\\r ';
 /**
  * The line of the rendered template helm's YAML error is at (pure): helm splits a rendered template into documents as
  * releaseutil.SplitManifests does (the text trimmed, split at `(?:^|\s*\n)---\s*`, each document trimmed) and reads
- * them one by one, so its `line N` counts from the first line of the document that failed. That document is the
- * first one this YAML reader refuses too and that has N lines; where none does, the only one that long. Undefined
- * where neither tells.
+ * them one by one, so its `line N` counts from the first line of the document that failed (N is one past its last
+ * line when the error is at its end: its last line is given). That document is the first one this YAML reader refuses
+ * too and that has N lines, or N - 1; where none does, the only one that long. Undefined where neither tells.
  */
 export function renderedErrorLine(rendered: string, documentLine: number): number | undefined {
   const lead = new RegExp(`^[${SPACE}]*`).exec(rendered)![0];
@@ -52,10 +52,11 @@ export function renderedErrorLine(rendered: string, documentLine: number): numbe
     from = m.index! + m[0].length;
   }
   add(from, text.length);
-  const long = docs.filter((d) => d.text !== '' && d.text.split('\n').length >= documentLine);
+  // go-yaml names the line after a document's last when it found the error at its end.
+  const long = docs.filter((d) => d.text !== '' && d.text.split('\n').length >= documentLine - 1);
   const refused = long.find((d) => parseDocument(d.text, GO_YAML_PARSE_OPTIONS).errors.length > 0);
   const doc = refused ?? (long.length === 1 ? long[0] : undefined);
-  return doc === undefined ? undefined : doc.line + documentLine - 1;
+  return doc === undefined ? undefined : doc.line + Math.min(documentLine, doc.text.split('\n').length) - 1;
 }
 
 /**

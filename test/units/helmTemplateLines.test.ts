@@ -265,6 +265,8 @@ test("helm's document line is found in the rendered template as helm splits it, 
   const rendered =
     '\n\n# only a comment\n---\n\napiVersion: v1\nkind: ConfigMap\ndata:\n  x: [1\n---   \nkind: Secret\n';
   assert.is(renderedErrorLine(rendered, 4), 9);
+  // go-yaml finds a document's last line unfinished at the line after it.
+  assert.is(renderedErrorLine('kind: Pod\nspec: {}\ninvalid\n---\nkind: Secret\n', 4), 3);
   // Two documents long enough and this reader refusing neither: helm's count cannot be placed.
   assert.is(renderedErrorLine('a: 1\nb: 2\n---\nc: 3\nd: 4\n', 2), undefined);
   const committed = 'apiVersion: v1\nkind: ConfigMap\ndata:\n  {{- toYaml .Values.data | nindent 2 }}\n  x: [1\n';
