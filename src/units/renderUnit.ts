@@ -42,7 +42,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 15;
+const RUN_RECIPE = 16;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -549,8 +549,8 @@ async function runUnit(
 }
 
 /**
- * The value files (lowest precedence first), the options file and the charts' schemas as the failed run read them,
- * for placing helm's error at a line of one of them.
+ * The value files (lowest precedence first), the options file, the charts' schemas and the chart's requirements.yaml
+ * as the failed run read them, for placing helm's error at a line of one of them.
  */
 async function helmInputTexts(
   src: string,
@@ -568,7 +568,8 @@ async function helmInputTexts(
     [...files.keys()].filter((p) => /^(charts\/[^/]+\/)*values\.schema\.json$/.test(p)).map((p) => `${dir}/${p}`),
   );
   const texts = new Map<string, string>();
-  for (const file of [...valueFiles, ...schemas]) {
+  // requirements.yaml: where a chart of apiVersion v1 lists its dependencies.
+  for (const file of [...valueFiles, ...schemas, `${unit.dir}/requirements.yaml`]) {
     const text = await readFile(path.join(src, file), 'utf8').catch(() => undefined);
     if (text !== undefined) texts.set(file, text);
   }

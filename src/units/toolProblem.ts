@@ -41,7 +41,14 @@ export function toolProblem(
     .replace(/ with config: `[^`]*`/g, '')
     .trim();
   const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
-  if (missing) return missingDependency(unit, tool, missing[1]!.split(/,\s*/), chartYaml);
+  if (missing)
+    return missingDependency(
+      unit,
+      tool,
+      missing[1]!.split(/,\s*/),
+      chartYaml,
+      inputs.texts.get(`${unit.dir}/requirements.yaml`),
+    );
   const kube =
     unit.tool === 'helm'
       ? /chart requires kubeVersion: (\S+) which is incompatible with Kubernetes (\S+)/.exec(text)
@@ -264,10 +271,16 @@ function missingDependency(
   tool: ToolBinary,
   names: string[],
   chartYaml: string | undefined,
+  requirementsYaml: string | undefined,
 ): Problem {
   let line = 1;
   let column = 1;
-  const lines = chartYaml?.split('\n') ?? [];
+  // helm reads the dependencies of requirements.yaml (apiVersion v1's place for them) over Chart.yaml's, whatever the
+  // chart's apiVersion (loader.LoadFiles).
+  const listed = (text: string | undefined) => text !== undefined && /^dependencies\s*:/m.test(text);
+  const inRequirements = listed(requirementsYaml);
+  const file = inRequirements ? `${unit.dir}/requirements.yaml` : unit.marker;
+  const lines = (inRequirements ? requirementsYaml : chartYaml)?.split('\n') ?? [];
   const from = lines.findIndex((l) => /^dependencies\s*:/.test(l));
   const at =
     from < 0
@@ -283,13 +296,13 @@ function missingDependency(
   }
   const list = names.join(', ');
   return {
-    file: unit.marker,
+    file,
     line,
     column,
     code: 'UNIT_FAILED',
     severity: 'error',
     message: `${tool.version} failed for ${unit.dir}: the chart depends on ${list}, which ${names.length > 1 ? 'are' : 'is'} not vendored under ${unit.dir}/charts/ (a render reads only the commit, never a chart repository)`,
-    fix: `run \`helm dependency build ${unit.dir}\` where the chart repository is reachable and commit ${unit.dir}/charts/ (and Chart.lock), or remove the dependency from Chart.yaml; until then the unit's last good output is kept`,
+    fix: `run \`helm dependency build ${unit.dir}\` where the chart repository is reachable and commit ${unit.dir}/charts/ (and ${inRequirements ? 'requirements.lock' : 'Chart.lock'}), or remove the dependency from ${file}; until then the unit's last good output is kept`,
   };
 }
 

@@ -42,6 +42,22 @@ test('a dependency missing from charts/ is placed at its name in Chart.yaml, wit
   assert.match(bare.fix, /helm dependency build apps\/blog/);
 });
 
+test("a dependency a chart lists in requirements.yaml is placed there, helm's place for them over Chart.yaml's", () => {
+  const requirements =
+    'dependencies:\n- name: "loki"\n  repository: https://grafana.github.io/helm-charts\n  version: ^2.15.2\n';
+  const p = toolProblem(
+    CHART,
+    HELM,
+    STDERR.replace('wordpress', 'loki'),
+    'apiVersion: v1\nname: blog\nversion: 0.1.0\n',
+    undefined,
+    undefined,
+    { texts: new Map([['apps/blog/requirements.yaml', requirements]]), valueFiles: [] },
+  );
+  assert.equal([p.file, p.line, p.column], ['apps/blog/requirements.yaml', 2, 3]);
+  assert.match(p.fix, /\(and requirements\.lock\), or remove the dependency from apps\/blog\/requirements\.yaml;/);
+});
+
 test('a template error stays at the template file and line Helm names', () => {
   const p = toolProblem(
     CHART,
