@@ -45,10 +45,11 @@ ${RENDER_LIMITS_HELP}`,
 ${RENDER_LIMITS_HELP}`,
   },
   explain: {
-    flags: ['repo', 'rev', 'source-branch', 'branch', 'out-dir', 'cluster-status', 'namespace', 'output'],
+    flags: ['repo', 'rev', 'source-branch', 'branch', 'out-dir', 'cluster-status', 'namespace', 'output', ...LIMITS],
     outputs: ['text', 'json', 'yaml'],
     usage: `flotilla explain <kind>/<name> [-n NS] [--repo DIR] [--rev REV | --source-branch main]
-       [--branch flotilla/rendered | --out-dir DIR] [--cluster-status FILE] [-o text|json|yaml]`,
+       [--branch flotilla/rendered | --out-dir DIR] [--cluster-status FILE] [-o text|json|yaml]
+${RENDER_LIMITS_HELP}`,
   },
   plan: {
     flags: ['repo', 'base', 'head', 'cluster-status', 'output', ...LIMITS],

@@ -5,6 +5,8 @@ import { describeRef, groupOf, parseRefKey, refKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { readExplanations } from '../views/readExplanations.ts';
+import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
+import { sourceTooLargeToRead } from '../outputs/sourceLimits.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { parseResourceWords } from './getCommand.ts';
@@ -26,7 +28,17 @@ export async function explainCommand(
     outputRef: opts.outputRef,
     ...(opts.outDir ? { previous: await readOutputFolder(opts.outDir) } : {}),
     ...(clusterStatus ? { clusterStatus } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
     now: new Date(),
+  }).catch((err: unknown) => {
+    // Explain renders in memory and writes nothing: it says that it cannot read the commit, not what a render keeps.
+    throw err instanceof SourceTooLargeError
+      ? new SourceTooLargeError(
+          sourceTooLargeToRead(err.source, err.walk, 'flotilla explain', true),
+          err.source,
+          err.walk,
+        )
+      : err;
   });
   const { type, name } = parseResourceWords(
     opts.words,

@@ -6,6 +6,7 @@ import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import { statusBranchAutoscaled } from '../outputs/autoscaledTemplates.ts';
 import { readOutputBranch } from '../outputs/previousOutputs.ts';
 import { renderSnapshot, type SnapshotPrevious } from '../outputs/renderSnapshot.ts';
+import type { RenderLimits } from '../outputs/sourceLimits.ts';
 
 export interface ExplanationRequest {
   /** Source revision. */
@@ -16,6 +17,8 @@ export interface ExplanationRequest {
   /** The cluster state; default: the status branch. With it given, no FederatedHPA decisions are read either. */
   clusterStatus?: ReadonlyMap<string, ObservedCluster>;
   now: Date;
+  /** The operator's --max-source-files and --max-output-bytes, so the answer is the render's at that size. */
+  limits?: RenderLimits;
 }
 
 /**
@@ -33,5 +36,6 @@ export async function readExplanations(repo: GitRepo, req: ExplanationRequest) {
     req.now,
     undefined,
     req.clusterStatus ? new Map() : await statusBranchAutoscaled(repo),
+    req.limits,
   );
 }

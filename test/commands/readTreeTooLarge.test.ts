@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { makeConfigRepo, MEMBERS, nginxSample, sample, type ConfigRepo } from '../helpers/fleet.ts';
 import { commitTreeBomb } from '../helpers/treeBomb.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
@@ -48,6 +48,41 @@ test('plan, get, describe and the cluster verbs name a source commit too large t
     assert.match(cordon.stderr, `source commit ${bomb.slice(0, 12)} names over 1000000 files and folders`);
     assert.match(cordon.stderr, ': flotilla cordon cannot read it; fix: ');
     assert.is(r.git('rev-parse', 'main'), bomb, 'nothing committed');
+  } finally {
+    r.cleanup();
+  }
+});
+
+test('explain names a source commit too large to read, its bound and the fix; history reads only the rendered branch', () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit({ ...MEMBERS, ...nginxSample() });
+    const good = r.git('rev-parse', 'HEAD');
+    assert.is(flotilla('sync', '--repo', r.dir).status, 0);
+    const bomb = commitTreeBomb(r.dir);
+    const held = flotilla('sync', '--repo', r.dir, '--max-source-files', '100');
+    assert.match(held.stderr, 'COMMIT_TOO_LARGE');
+
+    const explain = flotilla('explain', 'deploy/nginx', '--repo', r.dir, '--max-source-files', '100');
+    assert.is(explain.status, 3);
+    assert.is(explain.stdout, '');
+    assert.match(
+      explain.stderr,
+      `flotilla: source commit ${bomb.slice(0, 12)} names over 2000 files and folders, each folder counted as often as a tree names it`,
+    );
+    assert.match(explain.stderr, ': flotilla explain cannot read it; fix: remove the folders named many times over');
+    assert.match(explain.stderr, 'raise --max-source-files (now 100, 20 files and folders each)');
+    assert.not.match(explain.stderr, 'keeps');
+    const byDefault = flotilla('explain', 'deploy/nginx', '--repo', r.dir);
+    assert.is(byDefault.status, 3);
+    assert.match(byDefault.stderr, `source commit ${bomb.slice(0, 12)} names over 1000000 files and folders`);
+    assert.match(byDefault.stderr, 'raise --max-source-files (now 50000, 20 files and folders each)');
+    assert.match(flotilla('explain', 'deploy/nginx', '--repo', r.dir, '--rev', good).stdout, 'member1   selected');
+
+    // The rendered branch is Flotilla's own: history walks its commits, never the source commit's tree.
+    const history = flotilla('history', 'deploy/nginx', '--repo', r.dir);
+    assert.is(history.status, 0, history.stderr);
+    assert.match(history.stdout, `${good.slice(0, 12)}   -    Ada <ada@example.com>`);
   } finally {
     r.cleanup();
   }
