@@ -37,6 +37,7 @@ import { loadSource, type LoadedSource } from './loadSource.ts';
 import type { RenderHistory } from './lastGoodKarmada.ts';
 import { sourceLimitsOf, sourceTooLarge, type RenderLimits } from './sourceLimits.ts';
 import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
+import { SourceTooLargeError } from './SourceTooLargeError.ts';
 import { withClusterStatus } from './renderSnapshot.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
@@ -192,8 +193,10 @@ export async function renderRevision(
   } catch (err) {
     // A tree past the bound is held whole, as an empty one: the clusters keep the last good render, and the next
     // commit diffs from that source, not from this one. With no render before it there is nothing to keep: the pass
-    // fails, and the next one renders the branch's head alone.
-    if (!(err instanceof TreeTooLargeError) || !previousOutput || !lastGoodSource) throw err;
+    // fails, saying which commit and how to fix it, and the next one renders the branch's head alone.
+    if (!(err instanceof TreeTooLargeError)) throw err;
+    if (!previousOutput || !lastGoodSource)
+      throw new SourceTooLargeError(sourceTooLarge(sourceSha, err, null), sourceSha, err);
     if (rerender) return noCommit(sourceSha, false);
     return holdSource(
       repo,

@@ -60,10 +60,13 @@ const TREE_ENTRIES_PER_FILE = 20;
 
 /**
  * A source commit whose tree is past sourceTreeEntries, or names a path over MAX_PATH_BYTES, at '.': nothing of it is read, the render holds it whole
- * (`lastGood`: the source commit the clusters keep, when known).
+ * (`lastGood`: the source commit the clusters keep, when known; null: none, no commit was rendered before it).
  */
-export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?: string): Problem {
-  const kept = `nothing of it was rendered, every cluster keeps what ${lastGood ? lastGood.slice(0, 12) : 'the last good commit'} rendered`;
+export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?: string | null): Problem {
+  const kept =
+    lastGood === null
+      ? 'nothing of it was rendered, and no commit was rendered before it: the clusters get nothing until a commit within the bound is pushed'
+      : `nothing of it was rendered, every cluster keeps what ${lastGood ? lastGood.slice(0, 12) : 'the last good commit'} rendered`;
   return tooLarge(source, err, kept, raiseFlag(err));
 }
 

@@ -54,4 +54,42 @@ test('a pushed commit too large to walk is held with COMMIT_TOO_LARGE, and the n
   }
 });
 
+test('a first push too large to walk fails its pass naming the commit and the fix, and the next push renders', async () => {
+  const fleet = await makeFleet({ members: ['member1'], readyDelayMs: 0 });
+  const events = new LogEvents();
+  const reconciler = await startReconciler(
+    reconcilerOptions(fleet, events.log, { renderLimits: { maxSourceFiles: 100 } }),
+  );
+  try {
+    fleet.work.commit({
+      'clusters/member1.yaml': clusterRegistration('member1'),
+      'templates/nginx.yaml': deployment('nginx', 2),
+      'policies/nginx.yaml': weightedPolicy('nginx', ['member1']),
+    });
+    const bomb = commitTreeBomb(fleet.work.dir);
+    fleet.git(fleet.work.dir, 'push', '-q', 'origin', 'HEAD:main');
+    const failed = await events.next('the pass of the bomb', (e) => e.step === 'pass' && e.error !== undefined);
+    assert.match(
+      String(failed.error),
+      `source commit ${bomb.slice(0, 12)} names over 2000 files and folders, each folder counted as often as a tree names it`,
+    );
+    assert.match(String(failed.error), 'no commit was rendered before it: the clusters get nothing until');
+    assert.match(String(failed.error), 'fix: remove the folders named many times over (git revert');
+    assert.match(String(failed.error), 'raise --max-source-files (now 100, 20 files and folders each)');
+    assert.is(fleet.git(fleet.bare, 'branch', '--list', 'flotilla/rendered'), '', 'nothing rendered');
+
+    const next = fleet.push({ 'templates/nginx.yaml': deployment('nginx', 3) }, 'drop the bomb, scale nginx to 3');
+    await events.next('the pass of the commit after the bomb', passFor(next));
+    assert.match(fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/rendered'), `Source-Commit: ${next}`);
+    assert.is(
+      (fleet.members[0]!.store.get('apps/deployments', 'default', 'nginx')?.spec as { replicas?: number } | undefined)
+        ?.replicas,
+      3,
+    );
+  } finally {
+    await reconciler.stop();
+    await fleet.cleanup();
+  }
+});
+
 test.run();
