@@ -300,6 +300,7 @@ export async function runCommand(given: RunOptions): Promise<number> {
       gitdir: reconciler.repo.gitdir,
       sourceBranch: opts.sourceBranch,
       ...(opts.uiToken ? { token: opts.uiToken } : {}),
+      ...(Object.keys(renderLimits).length > 0 ? { limits: renderLimits } : {}),
       log,
     });
     dashboard = ui;

@@ -14,13 +14,14 @@ import { readPlan } from '../plans/readPlan.ts';
 import { renderPlanJson } from '../plans/renderPlanJson.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { readExplanations } from '../views/readExplanations.ts';
-import { readFleet, type Fleet } from '../views/readFleet.ts';
+import { readFleet, tooLargeToRead, type Fleet } from '../views/readFleet.ts';
 import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
 import { readAttention, validationItems, type AttentionView, type FailedAppliesCache } from './readAttention.ts';
 import { clusterDiffTooLarge, CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
 import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
+import { sourceLimitsOf, type RenderLimits } from '../outputs/sourceLimits.ts';
 import { headsOf, readFleetClusters, readFleetView, type FleetClusters } from './readFleetView.ts';
 import { explainTemplate } from './explainTemplate.ts';
 import { placementOf, readObjectTrace, type ObjectPlacement, type ObjectTrace } from './readObjectTrace.ts';
@@ -44,6 +45,11 @@ export interface DashboardOptions {
   /** Called with one entry per request that failed on the server's side. */
   log?: (entry: Record<string, unknown>) => void;
   now?: () => Date;
+  /**
+   * The reconciler's --max-source-files and --max-output-bytes: a source commit the render reads is read here within
+   * the same bounds, neither refused below them nor walked past them. Absent: the defaults.
+   */
+  limits?: RenderLimits;
 }
 
 /** The dashboard as a request handler, mounted at /ui/ by `flotilla run`, `flotilla up` and `flotilla ui`. */
@@ -103,6 +109,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
   const index = assets.get('/ui/index.html')!;
   const csp = contentSecurityPolicy(index.body.toString('utf8'));
   const now = opts.now ?? (() => new Date());
+  const sourceLimits = sourceLimitsOf(opts.limits);
   let repo: GitRepo = await openRepo(opts.gitdir);
 
   // One read of the branches per set of heads: a page load's several requests, and every client, share it.
@@ -131,6 +138,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         renderedRef: refs.rendered,
         statusRef: refs.status,
         reader: 'the dashboard',
+        ...(opts.limits?.maxSourceFiles !== undefined ? { limits: sourceLimits } : {}),
       });
       cached = { key, fleet, placements: new Map(), objects: new Map() };
       fleet.catch(() => {
@@ -161,13 +169,16 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     const [source, rendered] = (await current()).key.split(' ');
     const key = `${source} ${rendered}`;
     if (whole?.key !== key) {
-      const read = readExplanations(repo, { rev: refs.source, outputRef: refs.rendered, now: now() }).then(
-        ({ model, output }) => ({
-          model,
-          explanations: output.explanations,
-          problems: [...model.problems, ...output.problems],
-        }),
-      );
+      const read = readExplanations(repo, {
+        rev: refs.source,
+        outputRef: refs.rendered,
+        now: now(),
+        ...(opts.limits ? { limits: opts.limits } : {}),
+      }).then(({ model, output }) => ({
+        model,
+        explanations: output.explanations,
+        problems: [...model.problems, ...output.problems],
+      }));
       whole = { key, explained: read };
       read.catch(() => whole?.explained === read && (whole = undefined));
     }
@@ -178,7 +189,9 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
   // without a render to continue from, the whole commit is rendered, as `flotilla explain` does.
   const placementOne = async (c: NonNullable<typeof cached>, key: string): Promise<ObjectPlacement> => {
     const fleet = await c.fleet;
-    const one = await explainTemplate(repo, key, refs, now());
+    const one = await explainTemplate(repo, key, refs, now(), sourceLimits).catch((err: unknown) => {
+      throw tooLargeToRead(fleet, fleet.source.commit.oid, err);
+    });
     if (!one) return placementOf(fleet, key, await explained());
     return { heads: headsOf(fleet), key, ...one };
   };
@@ -266,7 +279,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       if (!/^[0-9a-f]{40}$/.test(commit) || !cluster || cluster.includes('/'))
         throw badRequest('diff needs commit=<40-hex rendered commit>&cluster=<name>');
       await current();
-      const diff = await readClusterDiff(repo, commit, cluster).catch((err: unknown) => {
+      const diff = await readClusterDiff(repo, commit, cluster, sourceLimits).catch((err: unknown) => {
         throw err instanceof TreeTooLargeError ? tooLarge(clusterDiffTooLarge(commit, cluster, err)) : err;
       });
       return { commit, cluster, diff };
@@ -281,6 +294,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         head,
         clusterStatus: await readObservedClusters(repo, DEFAULT_STATUS_REF),
         autoscaled: await statusBranchAutoscaled(repo),
+        ...(opts.limits ? { limits: opts.limits } : {}),
       });
       return JSON.parse(renderPlanJson(plan));
     },

@@ -9,6 +9,7 @@ import { resolveRev } from '../commits/resolveRev.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { statusBranchAutoscaled, withAutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import { loadSource } from '../outputs/loadSource.ts';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../outputs/sourceLimits.ts';
 import { readPreviousOutputs } from '../outputs/previousOutputs.ts';
 import { withClusterStatus } from '../outputs/renderSnapshot.ts';
 import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
@@ -47,6 +48,7 @@ export async function explainTemplate(
   key: string,
   refs: { source: string; rendered: string; status: string },
   now: Date,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<TemplateExplained | null> {
   const sourceSha = await resolveRev(repo, refs.source);
   const base = await outputBefore(repo, refs.rendered, sourceSha);
@@ -64,7 +66,7 @@ export async function explainTemplate(
   const source = await readCommitInfo(repo, sourceSha);
   // A broken policy or Cluster: the definition the render kept, from the renders before it.
   const history = await renderHistoryAt(repo, base, index);
-  const loaded = await loadSource(repo, source.tree, { tree: previousTree, index }, new Set([key]), undefined, history);
+  const loaded = await loadSource(repo, source.tree, { tree: previousTree, index }, new Set([key]), limits, history);
   if (loaded.full) await index.loadAll();
   await index.load({ templates: loaded.affected });
   await index.load({ templates: [...loaded.affected].flatMap((k) => index.parentsOf(k)) });

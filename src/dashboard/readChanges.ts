@@ -8,7 +8,7 @@ import { isTreeMode, type CommitInfo, type GitRepo, type TreeChange } from '../c
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readTree } from '../commits/readTree.ts';
 import type { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
-import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries, type SourceLimits } from '../outputs/sourceLimits.ts';
 import { renderUnifiedDiff } from '../plans/renderUnifiedDiff.ts';
 import type { Fleet } from '../views/readFleet.ts';
 import { redactSecret } from '../views/redactSecret.ts';
@@ -162,18 +162,24 @@ async function describeSource(
 /**
  * GET /ui/api/diff?commit=&cluster=: what one rendered commit changed in one cluster's folder, as `git show` would.
  * Any commit can be asked for, a source commit too, whose tree a pull request makes: only the cluster's folder is
- * compared, within CLUSTER_DIFF_WALK (TreeTooLargeError past it, clusterDiffTooLarge says it).
+ * compared, within clusterDiffWalk(limits) (TreeTooLargeError past it, clusterDiffTooLarge says it).
  */
-export async function readClusterDiff(repo: GitRepo, commit: string, cluster: string): Promise<string> {
+export async function readClusterDiff(
+  repo: GitRepo,
+  commit: string,
+  cluster: string,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<string> {
+  const walk = clusterDiffWalk(limits);
   const c = await readCommitInfo(repo, commit);
   const parent = c.parents[0] ? await readCommitInfo(repo, c.parents[0]) : undefined;
   const prefix = `clusters/${cluster}/`;
   const before = parent ? await folderTree(repo, parent.tree, ['clusters', cluster]) : null;
   const after = await folderTree(repo, c.tree, ['clusters', cluster]);
   const inFolder = after
-    ? await diffTrees(repo, before, after, CLUSTER_DIFF_WALK)
+    ? await diffTrees(repo, before, after, walk)
     : before
-      ? [...(await listTreeFiles(repo, before, CLUSTER_DIFF_WALK))].map(
+      ? [...(await listTreeFiles(repo, before, walk))].map(
           ([path, f]): TreeChange => ({ path, oldOid: f.oid, oldMode: f.mode }),
         )
       : [];
@@ -194,10 +200,12 @@ export async function readClusterDiff(repo: GitRepo, commit: string, cluster: st
 }
 
 /**
- * The entries one cluster diff may walk: a default render's bound on a source tree, some twenty times the files of a
- * cluster's folder in a fleet of 50,000 templates.
+ * The entries one cluster diff may walk: the render's bound on a source tree (with the operator's --max-source-files),
+ * by default some twenty times the files of a cluster's folder in a fleet of 50,000 templates.
  */
-export const CLUSTER_DIFF_WALK = { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) };
+export function clusterDiffWalk(limits: SourceLimits): { maxEntries: number } {
+  return { maxEntries: sourceTreeEntries(limits) };
+}
 
 /** Why a cluster's diff is not shown (pure): the commit, the bound, and how to see the change without the dashboard. */
 export function clusterDiffTooLarge(commit: string, cluster: string, err: TreeTooLargeError): string {

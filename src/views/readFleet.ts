@@ -1,4 +1,9 @@
-import { DEFAULT_SOURCE_LIMITS, sourceTooLargeToRead, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import {
+  DEFAULT_SOURCE_LIMITS,
+  sourceTooLargeToRead,
+  sourceTreeEntries,
+  type SourceLimits,
+} from '../outputs/sourceLimits.ts';
 import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
 import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
@@ -31,6 +36,10 @@ export interface Fleet {
   status: BranchState | null;
   /** FleetRefs.reader. */
   reader: string;
+  /** FleetRefs.limits, or the defaults: what every read of the source commit is bounded by. */
+  limits: SourceLimits;
+  /** Whether the reader took the operator's --max-source-files (FleetRefs.limits given). */
+  limitsGiven: boolean;
 }
 
 export interface FleetRefs {
@@ -40,34 +49,43 @@ export interface FleetRefs {
   statusRef: string;
   /** Who reads, as a source commit too large to read names it: `flotilla get`, the dashboard; default `flotilla`. */
   reader?: string;
+  /** The operator's source limits (`flotilla run --max-source-files`, for the dashboard it serves); default the defaults. */
+  limits?: SourceLimits;
 }
 
 /** Reads the three heads; of the contents only the rendered index, which names every template. */
 export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> {
   const reader = refs.reader ?? 'flotilla';
+  const limits = refs.limits ?? DEFAULT_SOURCE_LIMITS;
+  const limitsGiven = refs.limits !== undefined;
   const branch = async (ref: string): Promise<BranchState | null> => {
     const head = await readRef(repo, ref);
-    return head ? branchState(repo, await readCommitInfo(repo, head), {}, reader) : null;
+    return head ? branchState(repo, await readCommitInfo(repo, head), {}, { reader, limitsGiven }) : null;
   };
   // The source's tree is a pull request's to make: listed within a render's bound (TreeTooLargeError past it).
   const source = branchState(
     repo,
     await readCommitInfo(repo, await resolveRev(repo, refs.rev)),
-    { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) },
-    reader,
+    { maxEntries: sourceTreeEntries(limits) },
+    { reader, limitsGiven },
   );
   const [rendered, status] = await Promise.all([branch(refs.renderedRef), branch(refs.statusRef)]);
   const index = (rendered ? await readOutputIndex(repo, rendered.commit.tree) : null) ?? emptyIndex();
-  return { repo, source, rendered: rendered ? { ...rendered, index } : null, status, reader };
+  return { repo, source, rendered: rendered ? { ...rendered, index } : null, status, reader, limits, limitsGiven };
 }
 
 /** A source commit past the bound, as `fleet.reader` says it: the commit, the bound and the fix. */
-export function tooLargeToRead(fleet: { reader: string }, commit: string, err: unknown): unknown {
+export function tooLargeToRead(fleet: { reader: string; limitsGiven: boolean }, commit: string, err: unknown): unknown {
   if (!(err instanceof TreeTooLargeError)) return err;
-  return new SourceTooLargeError(sourceTooLargeToRead(commit, err, fleet.reader, false), commit, err);
+  return new SourceTooLargeError(sourceTooLargeToRead(commit, err, fleet.reader, fleet.limitsGiven), commit, err);
 }
 
-function branchState(repo: GitRepo, commit: CommitInfo, limit: TreeWalkLimit, reader: string): BranchState {
+function branchState(
+  repo: GitRepo,
+  commit: CommitInfo,
+  limit: TreeWalkLimit,
+  reader: { reader: string; limitsGiven: boolean },
+): BranchState {
   const listings = new Map<string, Promise<Map<string, TreeFile>>>();
   const list = async (folder: string): Promise<Map<string, TreeFile>> => {
     let tree: string | null = commit.tree;
@@ -77,7 +95,7 @@ function branchState(repo: GitRepo, commit: CommitInfo, limit: TreeWalkLimit, re
       if (!tree) return new Map();
     }
     const files = await listTreeFiles(repo, tree!, limit).catch((err: unknown) => {
-      throw tooLargeToRead({ reader }, commit.oid, err);
+      throw tooLargeToRead(reader, commit.oid, err);
     });
     return folder ? new Map([...files].map(([p, f]) => [`${folder}/${p}`, f])) : files;
   };

@@ -1,4 +1,4 @@
-import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries } from '../outputs/sourceLimits.ts';
+import { sourceTreeEntries } from '../outputs/sourceLimits.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
 import { groupOf, parseRefKey, refKey, versionOf, type ObjectRef } from '../api/kinds.ts';
@@ -615,7 +615,7 @@ export async function readTemplates(
       files.filter((f) => !markers.includes(f)),
     ),
     readUnitObjects(fleet.repo, fleet.source.commit.tree, markers, {
-      maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS),
+      maxEntries: sourceTreeEntries(fleet.limits),
     }).catch((err: unknown) => {
       throw tooLargeToRead(fleet, fleet.source.commit.oid, err);
     }),

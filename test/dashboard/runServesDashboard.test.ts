@@ -9,6 +9,7 @@ import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { spawnFlotilla, type Child } from '../helpers/spawnFlotilla.ts';
 import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
+import { commitTreeBomb } from '../helpers/treeBomb.ts';
 
 let repo: TempRepo;
 let credentials: string;
@@ -67,6 +68,19 @@ test('elsewhere, without a token /ui/ is refused with the reason; with --ui-toke
     200,
   );
   assert.is(await guarded.stop(), 0);
+});
+
+test("the dashboard reads a source commit within run's --max-source-files, as its render does", async () => {
+  repo.git(['branch', 'bombed', 'main']);
+  const bomb = commitTreeBomb(repo.path, 'bombed', 'a billion paths', 'clusters/member1/bomb');
+  const child = run('127.0.0.1:0', {}, ['--max-source-files', '100']);
+  const line = await waitFor('the dashboard line', () => /dashboard at (http:\S+)\/ui\//.exec(child.stderr()), 30_000);
+  const res = await fetch(`${line[1]}/ui/api/diff?commit=${bomb}&cluster=member1`);
+  assert.is(res.status, 422);
+  const { error } = (await res.json()) as { error: string };
+  assert.match(error, `commit ${bomb.slice(0, 12)} changes over 2000 files and folders under clusters/member1/`);
+  assert.match(error, 'the dashboard diffs at most 2000');
+  assert.is(await child.stop(), 0);
 });
 
 test.run();
