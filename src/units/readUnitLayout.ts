@@ -6,6 +6,7 @@ import { readBlobsWithin } from '../commits/readBlobs.ts';
 import { oversizedUnitFile, UNIT_READ_LIMITS } from './readUnitFiles.ts';
 import type { GitRepo, TreeChange, TreeFile } from '../commits/types.ts';
 import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
+import type { Problem } from '../errors/problem.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import { detectUnits, markerTool, type UnitLayout } from './detectUnits.ts';
 import { parseKustomization } from './parseKustomization.ts';
@@ -21,7 +22,7 @@ const LAYOUT_FILE = 'layout.json';
 /** Where `helm dependency build` records a chart's dependencies: it can name a `file://` one too. */
 const CHART_LOCK = 'Chart.lock';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 9;
+const LAYOUT_VERSION = 10;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**
@@ -95,6 +96,12 @@ async function computeLayout(
   const decoder = new TextDecoder();
   const parsed = (marker: string) => {
     const oid = files.get(marker)!.oid;
+    // A link's blob is the path it points to, not a kustomization: refused, a base as much as a unit.
+    if (files.get(marker)!.mode === SYMLINK)
+      return {
+        references: [],
+        problems: [linkedMarker(marker, 'kustomize', decoder.decode(blobs.get(oid) ?? new Uint8Array()) || '?')],
+      };
     const size = tooLarge.get(oid);
     return size === undefined
       ? parseKustomization(marker, decoder.decode(blobs.get(oid) ?? new Uint8Array()))
@@ -102,7 +109,7 @@ async function computeLayout(
   };
   const valueFiles = await readValueFiles(repo, files, included);
   const dependencies = await readChartDependencies(repo, files);
-  return detectUnits(
+  const layout = detectUnits(
     [...files.keys()],
     parsed,
     included,
@@ -110,6 +117,40 @@ async function computeLayout(
     (dir) => dependencies.deps.get(dir) ?? [],
     (dir) => dependencies.versions.get(dir),
   );
+  const linked = layout.units.filter((u) => u.tool === 'helm' && files.get(u.marker)?.mode === SYMLINK);
+  if (linked.length === 0) return layout;
+  const targets = await readBlobsWithin(
+    repo,
+    linked.map((u) => files.get(u.marker)!.oid),
+    MAX_LINK_TARGET_BYTES,
+  );
+  for (const unit of linked) {
+    const bytes = targets.blobs.get(files.get(unit.marker)!.oid);
+    unit.problems = [linkedMarker(unit.marker, 'helm', bytes ? decoder.decode(bytes) : '?'), ...unit.problems];
+  }
+  return layout;
+}
+
+const SYMLINK = '120000';
+/** Linux's PATH_MAX: a link's target is a path, and a longer blob is no target any system follows. */
+const MAX_LINK_TARGET_BYTES = 4096;
+
+/**
+ * A unit whose Chart.yaml or kustomization is a symbolic link (pure). Helm and kustomize would follow it, wherever it
+ * points (`/etc/passwd` too); a render copies the commit's files out and no link, so the tool would find no Chart.yaml
+ * (helm's "Chart.yaml file is missing", or no folder at all to start in) and a kustomization would be the link's text.
+ */
+export function linkedMarker(marker: string, tool: 'helm' | 'kustomize', target: string): Problem {
+  const what = tool === 'helm' ? 'the chart' : 'the kustomization';
+  return {
+    file: marker,
+    line: 1,
+    column: 1,
+    code: 'SYMLINK_NOT_FOLLOWED',
+    severity: 'error',
+    message: `${marker} is a symbolic link (to ${target.slice(0, 200)}), which a render does not follow: ${what} is read from the files the commit holds, and a link's content is the path it points to`,
+    fix: `commit the file itself in place of the link (\`cp --remove-destination "$(readlink -f ${marker})" ${marker}\`); until then the unit's last good output is kept`,
+  };
 }
 
 /**
