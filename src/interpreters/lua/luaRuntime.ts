@@ -586,9 +586,17 @@ local function guarded(f, both)
 end
 for _, name in next, { 'byte', 'lower', 'reverse', 'sub', 'upper' } do s[name] = guarded(s[name], false) end
 -- Matching runs in C, where the clock is never looked at: a backtracking pattern over a long subject would hold the
--- process past any deadline. A pattern whose worst case over its subject passes about 1e9 steps is refused instead.
--- The matcher backtracks over the lengths its k variable quantifiers take, which sum to at most the subject's length
--- n: C(n + k, k) ways, tried from each of the n + 1 starts unless the pattern is anchored.
+-- process past any deadline. A call whose worst case passes about 1e8 steps (some tenths of a second here, within the
+-- 1 s deadline on a busy machine) is refused instead. The worst case is starts x ways x the pattern's length: the
+-- matcher tries each of the n + 1 starts unless the pattern is anchored; from each, the lengths its k variable
+-- quantifiers can take, C(n + k, k) ways as they sum to at most n, and no more than the longest run of its class in
+-- the subject allows each (a '%d+' in a timestamp takes at most 4); and on each way it compares up to every byte of
+-- the pattern (a set's bytes are scanned for every character it is tried on), each '%b' scans up to the whole
+-- subject for its closing character and each back-reference ('%1') compares up to the whole subject. A plain find
+-- compares the pattern's bytes at each start.
+local STEPS_LOG10 = 8
+-- Runs are measured for at most this many quantifiers: each is one linear scan of the subject.
+local RUNS_MEASURED = 16
 local function setEnd(p, i)
   i = i + 1
   if ssub(p, i, i) == '^' then i = i + 1 end
@@ -599,35 +607,70 @@ local function setEnd(p, i)
   until ssub(p, i, i) == ']'
   return i + 1
 end
--- Only a quantifier after a single character class counts: a '*', '+' or '-' where a class is expected (first, after
--- a parenthesis, after another quantifier) is that character itself.
+-- The single-character classes a '*', '+' or '-' follows, in order, and how many '%b' and back-references the
+-- pattern has (each may scan the whole subject). Only a
+-- quantifier after such a class counts: one where a class is expected (first, after a parenthesis, after another
+-- quantifier) is that character itself.
 local function quantifiers(p)
-  local n, i, len = 0, ssub(p, 1, 1) == '^' and 2 or 1, #p
+  local found, scans, i, len = {}, 0, ssub(p, 1, 1) == '^' and 2 or 1, #p
   while i <= len do
     local c, after = ssub(p, i, i), ssub(p, i + 1, i + 1)
     if c == '(' or c == ')' then
       i = i + 1
     elseif c == '%' and after == 'b' then
-      i = i + 4
+      scans, i = scans + 1, i + 4
+    elseif c == '%' and after >= '1' and after <= '9' then
+      scans, i = scans + 1, i + 2
     elseif c == '%' and after == 'f' then
       i = setEnd(p, i + 2)
     else
+      local start = i
       if c == '%' then i = i + 2 elseif c == '[' then i = setEnd(p, i) else i = i + 1 end
       local q = ssub(p, i, i)
-      if q == '*' or q == '+' or q == '-' then n, i = n + 1, i + 1 elseif q == '?' then i = i + 1 end
+      if q == '*' or q == '+' or q == '-' then
+        found[#found + 1] = ssub(p, start, i - 1)
+        i = i + 1
+      elseif q == '?' then
+        i = i + 1
+      end
     end
   end
-  return n
+  return found, scans
+end
+-- The longest run of bytes of a class in the subject: one scan, each byte tried once.
+local function longestRun(subject, class)
+  local longest, pos, pattern = 0, 1, class .. '+'
+  while true do
+    local first, last = sfind(subject, pattern, pos)
+    if not first then return longest end
+    if last - first + 1 > longest then longest = last - first + 1 end
+    pos = last + 1
+  end
+end
+local function refuseCostly(name, n, cost)
+  error(sformat('string.%s: the pattern is too costly for a subject of %d bytes (at worst about 10^%d steps); match a shorter string or use fewer repetitions', name, n, floor(cost)), 3)
 end
 local function bounded(f, name)
   return function(subject, pattern, init, plain)
-    if type(subject) == 'string' and type(pattern) == 'string' and not (name == 'find' and plain) and #subject > 1 then
-      local n, k = #subject, quantifiers(pattern)
-      local cost = ssub(pattern, 1, 1) == '^' and 0 or rawLog(n + 1, 10)
-      for i = 1, k do cost = cost + rawLog((n + i) / i, 10) end
-      if cost > 9 then
-        error(sformat('string.%s: the pattern is too costly for a subject of %d bytes (at worst about 10^%d steps); match a shorter string or use fewer repetitions', name, n, floor(cost)), 2)
+    if type(subject) == 'string' and type(pattern) == 'string' and #subject > 1 then
+      local n = #subject
+      if name == 'find' and plain then
+        local cost = rawLog(n + 1, 10) + rawLog(#pattern + 1, 10)
+        if cost > STEPS_LOG10 then refuseCostly(name, n, cost) end
+        return f(subject, pattern, init, plain)
       end
+      local classes, scans = quantifiers(pattern)
+      local k = #classes
+      local base = (ssub(pattern, 1, 1) == '^' and 0 or rawLog(n + 1, 10)) + rawLog(#pattern + scans * n + 1, 10)
+      if base > STEPS_LOG10 then refuseCostly(name, n, base) end
+      local ways = 0
+      for i = 1, k do ways = ways + rawLog((n + i) / i, 10) end
+      if base + ways > STEPS_LOG10 and k <= RUNS_MEASURED then
+        local runs = 0
+        for i = 1, k do runs = runs + rawLog(longestRun(subject, classes[i]) + 1, 10) end
+        if runs < ways then ways = runs end
+      end
+      if base + ways > STEPS_LOG10 then refuseCostly(name, n, base + ways) end
     end
     return f(subject, pattern, init, plain)
   end

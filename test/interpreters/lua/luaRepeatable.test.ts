@@ -78,6 +78,37 @@ test('a backtracking pattern too costly for its subject is refused at once; ordi
   assert.equal(call(`${long} return string.find(s, "aaa", 1, true)`), { type: 'number', value: 1 });
 });
 
+test('a pattern whose every step can scan the whole subject is refused before it runs, by its size alone', async () => {
+  await loadLuaRuntime();
+  const of = (c: string) => `local t = {} for i = 1, 20000 do t[i] = '${c}' end local s = table.concat(t)`;
+  for (const [subject, pattern, steps] of [
+    // Greedy or lazy, each start expands over the rest of the subject and backs off over all of it: n² steps.
+    [of('a'), "string.find(s, 'a+b')", 9],
+    [of('a'), "string.match(s, '(a-)b')", 9],
+    [of('a'), "string.find(s, '[a]*$x')", 9],
+    // A balance scans to the end of the subject from every opening character.
+    [of('('), "string.find(s, '%b()')", 8],
+    // A back-reference compares its capture, up to the whole subject, on every way.
+    [of('a'), "string.find(s, '(a*)%1b')", 8],
+  ] as const) {
+    try {
+      call(`${subject} return ${pattern}`);
+      assert.unreachable(`${pattern} refused`);
+    } catch (err) {
+      assert.instance(err, LuaHookError);
+      assert.match(
+        (err as Error).message,
+        `: the pattern is too costly for a subject of 20000 bytes (at worst about 10^${steps} steps); match a shorter string or use fewer repetitions`,
+      );
+    }
+  }
+  // Quantifiers over classes that take short runs in the subject cost little, however long the subject.
+  assert.equal(call(`${of('a')} s = s .. '2023-10-11' return select(3, string.find(s, '(%d+)-(%d+)-(%d+)'))`), {
+    type: 'string',
+    value: '2023',
+  });
+});
+
 test('a timestamp split by six quantified captures is matched, not refused as costly', async () => {
   await loadLuaRuntime();
   const stamp = "'2023-10-11T12:00:00Z'";
