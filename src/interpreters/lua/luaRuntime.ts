@@ -431,10 +431,62 @@ local error, type, select, tostring, next = error, type, select, tostring, next
 local getmetatable, load = getmetatable, load
 local floor, ceil, huge, mtype, tointeger = math.floor, math.ceil, math.huge, math.type, math.tointeger
 local sfind, ssub, sformat, srep, tconcat, tunpack = string.find, string.sub, string.format, string.rep, table.concat, table.unpack
+local tinsert, tremove, tsort, rawSelect = table.insert, table.remove, table.sort, select
+local minint = math.mininteger
+
+-- gopher-lua's argument checks (auxlib.go) and their text: the function unquoted, nil for a missing argument.
+-- CheckInt takes a number only, never a numeric string, and converts it as Go's int() does: toward zero, and
+-- math.MinInt64 on amd64 for what int64 cannot hold. Each check is called by a library function the script called.
+local function goInt64(v)
+  if v ~= v or v >= 2^63 or v < -2^63 then return minint end
+  return v >= 0 and floor(v) or ceil(v)
+end
+local function badArgument(fn, n, message)
+  error('bad argument #' .. n .. ' to ' .. fn .. ' (' .. message .. ')', 4)
+end
+local function checkType(fn, n, v, expected)
+  if type(v) ~= expected then badArgument(fn, n, expected .. ' expected, got ' .. type(v)) end
+  return v
+end
+local function checkInt(fn, n, v)
+  if type(v) ~= 'number' then badArgument(fn, n, 'number expected, got ' .. type(v)) end
+  return goInt64(v)
+end
+local function optInt(fn, n, v, default)
+  if v == nil then return default end
+  if type(v) ~= 'number' then badArgument(fn, n, 'number expected, got ' .. type(v)) end
+  return goInt64(v)
+end
 
 -- base: gopher-lua's set (unpack, no rawlen or warn); print goes nowhere, as a controller's stdout does.
 _VERSION = 'Lua 5.1'
-unpack = tunpack
+-- gopher-lua's table length is the last non-nil slot of its array part, which holds every positive integer key
+-- below MaxArrayIndex: the largest such key with a value. getn and maxn both read it; the # operator stays Lua 5.4's.
+local MAX_ARRAY_INDEX = 67108864
+local function arrayLength(t)
+  local n = 0
+  for k in next, t do
+    if mtype(k) == 'integer' and k > n and k < MAX_ARRAY_INDEX then n = k end
+  end
+  return n
+end
+unpack = function(t, i, j)
+  checkType('unpack', 1, t, 'table')
+  return tunpack(t, optInt('unpack', 2, i, 1), optInt('unpack', 3, j, #t))
+end
+-- baseSelect: a number is truncated and clamped to the arguments; a string must be '#'.
+_G.select = function(n, ...)
+  local count = rawSelect('#', ...)
+  if type(n) == 'number' then
+    local i = goInt64(n)
+    if i < 0 then i = count + 1 + i elseif i > count + 1 then i = count + 1 end
+    if i < 1 then error('bad argument #1 to select (index out of range)', 2) end
+    return rawSelect(i, ...)
+  end
+  if type(n) ~= 'string' then error('bad argument #1 to select (number or string expected, got ' .. type(n) .. ')', 2) end
+  if n ~= '#' then error("bad argument #1 to select (invalid string '" .. n .. "')", 2) end
+  return count
+end
 rawlen, warn = nil, nil
 print = function(...) end
 _printregs = function() end
@@ -444,7 +496,6 @@ _printregs = function() end
 -- after a leading 0x when no base is given: no exponent, no sign before the 0x, nil outside int64. The value is a
 -- float64 there, so an integer is rounded as one.
 local tonum, sbyte, slower, smatch = tonumber, string.byte, string.lower, string.match
-local minint = math.mininteger
 local function isSpace(b) return b == 32 or b == 9 or b == 10 end
 local function digit(b)
   if b >= 48 and b <= 57 then return b - 48 end
@@ -527,12 +578,61 @@ tonumber = function(...)
   return goInt(t, base)
 end
 
--- table: getn and maxn of 5.1; none of 5.4's move, pack, unpack.
-table.getn = function(t) return #t end
-table.maxn = function(t)
-  local n = 0
-  for k in next, t do if type(k) == 'number' and k > n then n = k end end
-  return n
+-- table: gopher-lua's tablelib, getn and maxn of 5.1; none of 5.4's move, pack, unpack. Positions are CheckInt's:
+-- insert puts a value at a position past the end or below 1 as a plain assignment, remove takes the last element
+-- for a position below 1 and nothing past the end, where Lua 5.4 raises 'position out of bounds'.
+table.getn = function(t) return arrayLength(checkType('getn', 1, t, 'table')) end
+table.maxn = function(t) return arrayLength(checkType('maxn', 1, t, 'table')) end
+table.insert = function(...)
+  local t, pos, v = ...
+  checkType('insert', 1, t, 'table')
+  local n = rawSelect('#', ...)
+  if n == 1 then error('wrong number of arguments', 2) end
+  if n == 2 then return tinsert(t, pos) end
+  pos = checkInt('insert', 2, pos)
+  local len = #t
+  if pos > len or pos < 1 then t[pos] = v return end
+  for k = len, pos, -1 do t[k + 1] = t[k] end
+  t[pos] = v
+end
+table.remove = function(...)
+  local t, pos = ...
+  checkType('remove', 1, t, 'table')
+  pos = rawSelect('#', ...) == 1 and -1 or checkInt('remove', 2, pos)
+  local len = #t
+  if len == 0 or pos > len then return nil end
+  if pos == len or pos < 1 then
+    local last = t[len]
+    t[len] = nil
+    return last
+  end
+  return tremove(t, pos)
+end
+-- Bounds are clamped to the table rather than read as nil slots; with only a start, one outside it gives ''.
+table.concat = function(...)
+  local t, sep, i, j = ...
+  checkType('concat', 1, t, 'table')
+  if sep == nil then sep = '' else checkType('concat', 2, sep, 'string') end
+  local len = #t
+  i, j = optInt('concat', 3, i, 1), optInt('concat', 4, j, len)
+  if rawSelect('#', ...) == 3 and (i > len or i < 1) then return '' end
+  if i > len then i = len end
+  if i < 1 then i = 1 end
+  if j > len then j = len end
+  if i > j then return '' end
+  for k = i, j do
+    local kind = type(t[k])
+    if kind ~= 'string' and kind ~= 'number' then
+      error('invalid value (' .. kind .. ') at index ' .. k .. ' in table for concat', 2)
+    end
+  end
+  return tconcat(t, sep, i, j)
+end
+table.sort = function(...)
+  local t, less = ...
+  checkType('sort', 1, t, 'table')
+  if rawSelect('#', ...) ~= 1 then checkType('sort', 2, less, 'function') end
+  return tsort(t, less)
 end
 table.move, table.pack, table.unpack = nil, nil, nil
 
@@ -731,10 +831,6 @@ s.pack, s.packsize, s.unpack = nil, nil, nil
 -- %x and %o of a negative number as a sign and the magnitude (-ff), C as the two's complement.
 local integerConversions = { d = true, i = true, c = true, o = true, x = true, X = true }
 local unsignedConversions = { o = true, x = true, X = true }
-local function goInt64(v)
-  if v ~= v or v >= 2^63 or v < -2^63 then return minint end
-  return v >= 0 and floor(v) or ceil(v)
-end
 local function signedUnsigned(flags, width, precision, conversion, v)
   local magnitude = v == minint and v or -v
   local body = '-' .. sformat('%' .. (sfind(flags, '#', 1, true) and '#' or '') .. precision .. conversion, magnitude)

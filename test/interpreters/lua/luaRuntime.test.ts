@@ -264,4 +264,66 @@ test("string.format's integer conversions read a number as Go's int64 and print 
   );
 });
 
+test("table positions are gopher-lua's: truncated, and past either end an assignment or a no-op, never an error", () => {
+  const inserted = run(`
+    local r = {}
+    local function ins(...)
+      local t = { 1, 2, 3 }
+      table.insert(t, ...)
+      return table.concat(t, ';', 1, table.maxn(t)) .. '/' .. tostring(t[0]) .. tostring(t[-1])
+    end
+    local function rem(...)
+      local t = { 1, 2, 3 }
+      return tostring(table.remove(t, ...)) .. '>' .. table.concat(t, ';')
+    end
+    for _, v in ipairs({ ins(0, 'x'), ins(2.5, 'x'), ins(-1, 'x'), ins(4, 'x'), ins(1, 'x', 'y'), ins('x'),
+        rem(10), rem(0), rem(-1), rem(1.5), rem(4), rem(), tostring(table.remove({}, 2)) }) do
+      r[#r + 1] = v
+    end
+    return table.concat(r, ' ')`);
+  // gopher-lua v1.1.1 gives exactly these.
+  assert.is(
+    inserted,
+    '1;2;3/xnil 1;x;2;3/nilnil 1;2;3/nilx 1;2;3;x/nilnil x;1;2;3/nilnil 1;2;3;x/nilnil nil>1;2;3 3>1;2 3>1;2 1>2;3 nil>1;2;3 3>1;2 nil',
+  );
+  const concatenated = run(`
+    local t = { 1, 2, 3 }
+    return table.concat({ table.concat(t, ';', 2, 5), table.concat(t, ';', 1.5, 2.5), table.concat(t, ';', 0, 2),
+      table.concat(t, ';', -1, 2), table.concat(t, ';', 5), table.concat(t, ';', 0), table.concat(t, ';', 3, 1) }, '|')`);
+  assert.is(concatenated, '2;3|1;2|1;2|1;2|||');
+  const unpacked = run(`
+    local a, b, c = unpack({ 1, 2, 3 }, 1.5, 2.9)
+    return tostring(a) .. tostring(b) .. tostring(c) .. select('#', unpack({}, 1, 0)) .. select(2.5, 'a', 'b', 'c')
+      .. select(-1, 'a', 'b') .. select('#', select(5, 1, 2)) .. table.getn({ 1, nil, 3 })
+      .. table.maxn({ 1, [5] = 1, [2.5] = 1, [-3] = 1 })`);
+  assert.is(unpacked, '12nil0bb035');
+});
+
+test('table, unpack and select check their arguments as gopher-lua does, with its messages', () => {
+  const messages = run(`
+    local r = {}
+    for _, f in ipairs({ function() table.insert({}) end, function() table.insert({}, '1', 'x') end,
+        function() table.remove({ 1 }, '1') end, function() table.concat({ 1, 2 }, 1) end,
+        function() table.concat({ 1, {} }) end, function() table.sort({ 2, 1 }, nil) end,
+        function() table.getn('x') end, function() unpack('abc') end, function() select('2', 'a') end,
+        function() select() end }) do
+      local ok, e = pcall(f)
+      r[#r + 1] = e
+    end
+    return table.concat(r, '|')`);
+  // Each is raised at the script's line, as gopher-lua raises it.
+  assert.equal(String(messages).split('|'), [
+    '<string>:3: wrong number of arguments',
+    '<string>:3: bad argument #2 to insert (number expected, got string)',
+    '<string>:4: bad argument #2 to remove (number expected, got string)',
+    '<string>:4: bad argument #2 to concat (string expected, got number)',
+    '<string>:5: invalid value (table) at index 2 in table for concat',
+    '<string>:5: bad argument #2 to sort (function expected, got nil)',
+    '<string>:6: bad argument #1 to getn (table expected, got string)',
+    '<string>:6: bad argument #1 to unpack (table expected, got string)',
+    "<string>:6: bad argument #1 to select (invalid string '2')",
+    '<string>:7: bad argument #1 to select (number or string expected, got nil)',
+  ]);
+});
+
 test.run();
