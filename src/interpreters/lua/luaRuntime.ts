@@ -684,7 +684,6 @@ local function guarded(f, both)
     return f(a, b, ...)
   end
 end
-for _, name in next, { 'byte', 'lower', 'reverse', 'sub', 'upper' } do s[name] = guarded(s[name], false) end
 -- Matching runs in C, where the clock is never looked at: a backtracking pattern over a long subject would hold the
 -- process past any deadline. A call whose worst case passes about 1e8 steps (some tenths of a second here, within the
 -- 1 s deadline on a busy machine) is refused instead. The worst case is starts x ways x the pattern's length: the
@@ -807,15 +806,82 @@ local function nothingIfNil(first, ...)
   if first == nil then return end
   return first, ...
 end
+-- Positions are CheckInt's (a number only, truncated toward zero) and, out of range, clamped to the string rather
+-- than refused. luaIndex2StringIndex for a start: 0-based, a negative one counted from the end, never below 0.
+local function startIndex(len, i)
+  if i ~= 0 then i = i - 1 end
+  if i < 0 then i = len + i + 1 end
+  return i < 0 and 0 or i
+end
 local function match(subject, pattern, init)
   checkStringArg('match', 1, subject)
   checkStringArg('match', 2, pattern)
-  return nothingIfNil(rawMatch(subject, pattern, init))
+  subject = '' .. subject
+  local offset = optInt('match', 3, init, 1)
+  if offset < 0 then offset = #subject + offset + 1 end
+  offset = offset < 1 and 0 or offset - 1
+  return nothingIfNil(rawMatch(subject, pattern, offset + 1))
 end
-local function find(subject, pattern, ...)
-  if pattern == '' and (type(subject) == 'string' or type(subject) == 'number') then return 1, 0 end
-  return rawFind(subject, pattern, ...)
+-- A plain find from past the end fails as Go's slicing does there.
+local function find(subject, pattern, init, plain)
+  checkStringArg('find', 1, subject)
+  checkStringArg('find', 2, pattern)
+  if pattern == '' then return 1, 0 end
+  subject = '' .. subject
+  init = startIndex(#subject, optInt('find', 3, init, 1))
+  if not plain then return rawFind(subject, pattern, init + 1) end
+  if init > #subject then error(sformat('runtime error: slice bounds out of range [%d:%d]', init, #subject), 0) end
+  return rawFind(subject, pattern, init + 1, true)
 end
+local rawSub, rawByte, rawChar, rawLen, rawLower, rawUpper, rawReverse = s.sub, s.byte, s.char, s.len, s.lower, s.upper, s.reverse
+s.sub = function(str, i, j)
+  checkStringArg('sub', 1, str)
+  str = '' .. str
+  checkLength(str)
+  local len = #str
+  local from, to = startIndex(len, checkInt('sub', 2, i)), optInt('sub', 3, j, -1)
+  if to < 0 then to = len + to + 1 end
+  if to > len then to = len end
+  if from >= len or to < from then return '' end
+  return rawSub(str, from + 1, to)
+end
+-- With just a position, one byte; with none, or with an end (even nil), a range that defaults to the whole string.
+s.byte = function(...)
+  local str, i, j = ...
+  checkStringArg('byte', 1, str)
+  str = '' .. str
+  checkLength(str)
+  local len = #str
+  local from, to = optInt('byte', 2, i, 1) - 1, optInt('byte', 3, j, -1)
+  if from < 0 then from = len + from + 1 end
+  if to < 0 then to = len + to + 1 end
+  if rawSelect('#', ...) == 2 then
+    if from < 0 or from >= len then return end
+    return rawByte(str, from + 1)
+  end
+  if from < 0 then from = 0 end
+  if to > len then to = len end
+  if to < 0 or to <= from or from >= len then return end
+  return rawByte(str, from + 1, to)
+end
+-- Each code is Go's uint8(int): truncated, then taken modulo 256.
+s.char = function(...)
+  local codes = { ... }
+  for k = 1, rawSelect('#', ...) do codes[k] = checkInt('char', k, codes[k]) % 256 end
+  return rawChar(tunpack(codes))
+end
+s.len = function(str)
+  checkStringArg('len', 1, str)
+  return rawLen(str)
+end
+local function checkedString(name, f)
+  return function(str)
+    checkStringArg(name, 1, str)
+    checkLength(str)
+    return f(str)
+  end
+end
+s.lower, s.upper, s.reverse = checkedString('lower', rawLower), checkedString('upper', rawUpper), checkedString('reverse', rawReverse)
 s.find, s.match = guarded(bounded(find, 'find'), true), guarded(bounded(match, 'match'), true)
 s.gmatch = guarded(bounded(gmatch, 'gmatch'), true)
 s.gfind = s.gmatch

@@ -326,4 +326,44 @@ test('table, unpack and select check their arguments as gopher-lua does, with it
   ]);
 });
 
+test("string positions are gopher-lua's: truncated toward zero and clamped to the string, a number only", () => {
+  const values = run(`
+    local r = {}
+    for _, v in ipairs({ ('hello'):sub(1.5, 3.7), ('hello'):sub(-1.5), ('hello'):sub(2, -1.5), ('hello'):sub(-10, 2),
+        ('hello'):sub(3, 100), ('hello'):sub(0), string.char(72.7, 300, -191), table.concat({ ('hello'):byte() }, ','),
+        table.concat({ ('hello'):byte(1.9) }, ','), table.concat({ ('hello'):byte(2, nil) }, ','),
+        table.concat({ ('hello'):byte(-10, 2) }, ','), select('#', ('hello'):byte(0)),
+        table.concat({ ('hello'):find('l', 3.5) }, ','), table.concat({ ('hello'):find('l', -10) }, ','),
+        table.concat({ ('hello'):find('', 10) }, ','), tostring(('hello'):match('l+', 1.5)),
+        select('#', ('hello'):match('l+', 10)), ('hello'):match('', 3) }) do
+      r[#r + 1] = tostring(v)
+    end
+    return table.concat(r, '|')`);
+  // gopher-lua v1.1.1 gives exactly these.
+  assert.is(values, 'hel|o|ello|he|llo|hello|H,A|104,101,108,108,111|104|101,108,108,111|104,101|0|3,3|3,3|1,0|ll|0|');
+  const messages = run(`
+    local r = {}
+    for _, f in ipairs({ function() local v = ('hello'):sub('2') end, function() local v = ('hello'):sub() end,
+        function() local v = ('hello'):byte('2') end, function() local v = string.char('72') end,
+        function() local v = ('hello'):find('l', '4') end, function() local v = ('hello'):match('l', '4') end,
+        function() local v = string.len() end, function() local v = string.upper({}) end,
+        function() local v = ('hello'):find('l', 10, true) end }) do
+      local ok, e = pcall(f)
+      r[#r + 1] = e
+    end
+    return table.concat(r, '|')`);
+  assert.equal(String(messages).split('|'), [
+    '<string>:3: bad argument #2 to sub (number expected, got string)',
+    '<string>:3: bad argument #2 to sub (number expected, got nil)',
+    '<string>:4: bad argument #2 to byte (number expected, got string)',
+    '<string>:4: bad argument #1 to char (number expected, got string)',
+    '<string>:5: bad argument #3 to find (number expected, got string)',
+    '<string>:5: bad argument #3 to match (number expected, got string)',
+    '<string>:6: bad argument #1 to len (string expected, got nil)',
+    '<string>:6: bad argument #1 to upper (string expected, got table)',
+    // A plain find from past the end panics in Go's slicing; pcall returns the panic's text.
+    'runtime error: slice bounds out of range [9:5]',
+  ]);
+});
+
 test.run();
