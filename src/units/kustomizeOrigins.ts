@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isMap, isSeq, parse, parseAllDocuments, parseDocument } from 'yaml';
+import { parseDocuments } from '../documents/parseDocuments.ts';
 
 /**
  * Kustomize's own record of where an output object came from, set with `buildMetadata: [originAnnotations]`:
@@ -82,7 +83,10 @@ export function outputObjectId(object: unknown): string | undefined {
 /** The origin annotation of each object of a kustomize output, by the object's identity (pure). */
 export function originsOf(output: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const object of outputObjects(output)) {
+  // Read as a manifest file is, several times faster than the library for a large output; what does not parse names
+  // no origin.
+  const { documents } = parseDocuments('kustomize build output', new TextEncoder().encode(output));
+  for (const { value: object } of documents) {
     const id = outputObjectId(object);
     const text = (object as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations?.[
       ORIGIN_ANNOTATION

@@ -3,7 +3,7 @@ import { CLUSTER_API_VERSION, groupOf, POLICY_API_VERSION, type ObjectRef } from
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
-import type { Problem } from '../errors/problem.ts';
+import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { originFile, outputObjectId, takeOrigin } from './kustomizeOrigins.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { hookDisposition, skippedHookProblem } from './syncHooks.ts';
@@ -40,6 +40,8 @@ export function parseUnitOutput(
     keepOrigins?: boolean;
     /** Origin annotations by object identity (kustomizeOrigins.ts), for an output built without them. */
     origins?: Readonly<Record<string, string>>;
+    /** Where each object is in the file its origin names, by object identity (kustomizePlaces.ts). */
+    places?: Readonly<Record<string, SourceSpan>>;
     /** Helm: the file of the commit a `# Source:` path in the chart names (subchartPaths.ts). */
     sourceFile?: (inChart: string) => ChartPlace;
     /** Helm: the committed text of a template a `# Source:` path names, to place its documents in (chunksOf). */
@@ -59,20 +61,24 @@ export function parseUnitOutput(
       chunk.inArchive ? `${toolLabel} (${chunk.inArchive}:${line + chunk.firstLine - 1} in ${chunk.file})` : toolLabel;
     const { documents, problems } = parseDocuments(chunk.file, new TextEncoder().encode(chunk.text));
     // Kustomize's output names no file in its text: each object's origin annotation (asked for when the unit ran)
-    // does, and what is found in an object is reported at that file, or at the kustomization.
+    // does, and what is found in an object is reported at that file, at the line the run placed the object at there
+    // (kustomizePlaces.ts), or at the kustomization.
     const origins =
       unit.tool === 'helm'
         ? []
-        : documents.map((d) => ({
-            line: d.source.line,
-            file: takeOrigin(d.value, unit.dir, opts.keepOrigins === true) ?? recordedOrigin(d.value) ?? unit.marker,
-          }));
+        : documents.map((d) => {
+            const id = outputObjectId(d.value);
+            const file =
+              takeOrigin(d.value, unit.dir, opts.keepOrigins === true) ?? recordedOrigin(d.value) ?? unit.marker;
+            const place = id === undefined ? undefined : opts.places?.[id];
+            return { line: d.source.line, file, place: place?.file === file ? place : undefined };
+          });
     const parsed = classifyDocuments(chunk.file, documents, problems);
     const at = (line: number) => {
       if (chunk.inArchive) return { file: chunk.file, line: 1, column: 1 };
       if (unit.tool === 'helm') return { file: chunk.file, line: line + chunk.firstLine - 1 };
       const doc = origins.filter((o) => o.line <= line).at(-1);
-      return { file: doc?.file ?? unit.marker, line: 1, column: 1 };
+      return doc?.place ?? { file: doc?.file ?? unit.marker, line: 1, column: 1 };
     };
     for (const p of parsed.problems)
       out.problems.push({

@@ -8,7 +8,7 @@ import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/mode
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
-import type { Problem } from '../errors/problem.ts';
+import type { Problem, SourceSpan } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem, type HelmInputTexts } from './toolProblem.ts';
 import { chartArchiveFiles } from './chartArchive.ts';
@@ -33,6 +33,7 @@ import {
   originsOf,
   withOriginAnnotations,
 } from './kustomizeOrigins.ts';
+import { originFiles, placeObjects } from './kustomizePlaces.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
 import { subchartFileResolver, type ChartPlace } from './subchartPaths.ts';
@@ -42,7 +43,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 16;
+const RUN_RECIPE = 17;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -178,6 +179,7 @@ async function renderUnitFiles(
       ? parseUnitOutput({ ...origin, ...withVersion }, cached.stdout, cached.warnings, {
           keepOrigins,
           ...(cached.origins ? { origins: cached.origins } : {}),
+          ...(cached.places ? { places: cached.places } : {}),
           ...(await placing(cached.stdout)),
         })
       : failed(cached.problems, withVersion);
@@ -197,6 +199,7 @@ async function renderUnitFiles(
     return parseUnitOutput({ ...origin, ...withVersion }, result.stdout, result.warnings, {
       keepOrigins,
       ...(result.origins ? { origins: result.origins } : {}),
+      ...(result.places ? { places: result.places } : {}),
       ...(await placing(result.stdout)),
     });
   }
@@ -298,7 +301,13 @@ function withinLimits(stoppedAt: Partial<ToolLimits> | undefined, limits: ToolLi
 }
 
 type RunResult =
-  | { ok: true; stdout: Uint8Array; warnings: Problem[]; origins?: Record<string, string> }
+  | {
+      ok: true;
+      stdout: Uint8Array;
+      warnings: Problem[];
+      origins?: Record<string, string>;
+      places?: Record<string, SourceSpan>;
+    }
   | { ok: false; problems: Problem[]; cache: boolean; stoppedAt?: Partial<ToolLimits> };
 
 async function runUnit(
@@ -378,6 +387,8 @@ async function runUnit(
     let cwd = path.join(src, unit.dir);
     // The kustomization as committed, when Flotilla asked it for origin annotations: what a plain build reads.
     let plainKustomization: { file: string; text: string } | undefined;
+    // The kustomization as committed, before the options and the origin annotations were written into it.
+    let committedKustomization: string | undefined;
     if (options.tool === 'helm') {
       const h = options.helm;
       // Test hooks run on `helm test` only, never on install: they are no part of what a cluster runs.
@@ -411,6 +422,7 @@ async function runUnit(
       const k = options.kustomize;
       const target = path.join(src, unit.dir);
       const file = path.join(src, unit.marker);
+      committedKustomization = await readFile(file, 'utf8').catch(() => undefined);
       if (Object.keys(k).length > 0) {
         // Written into the unit's own kustomization (a private copy), as Argo CD's `kustomize edit` does.
         // Read and written as kustomize reads it (YAML 1.1): a quoted "off" stays a string, a bare on stays true.
@@ -537,15 +549,45 @@ async function runUnit(
       if (again && again.code === 0 && Buffer.compare(again.stdout, run.stdout) === 0)
         calls = calls.filter((c) => c.code !== 'NOT_REPRODUCIBLE');
     }
+    // Placed once per run and kept with the output, so a cached render reads no resources file again.
+    const annotated = origins ?? (options.tool === 'kustomize' ? annotatedOrigins(run.stdout) : undefined);
+    const places = annotated && (await kustomizePlaces(annotated, unit, src, committedKustomization));
     return {
       ok: true,
       stdout: run.stdout,
       warnings: [...links, ...(unit.tool === 'helm' ? [...helmSkippedHooks(unit.marker, run.stderr), ...calls] : [])],
       ...(origins && run.code === 0 ? { origins } : {}),
+      ...(places && Object.keys(places).length > 0 ? { places } : {}),
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+function annotatedOrigins(stdout: Uint8Array): Record<string, string> | undefined {
+  try {
+    return originsOf(new TextDecoder().decode(stdout));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each object's place in the file its origin names, read from the unit's copy (the kustomization as committed). */
+async function kustomizePlaces(
+  origins: Record<string, string>,
+  unit: SourceUnit,
+  src: string,
+  committedKustomization: string | undefined,
+): Promise<Record<string, SourceSpan>> {
+  const texts = new Map<string, string>();
+  for (const file of originFiles(origins, unit.dir)) {
+    const text =
+      file === unit.marker
+        ? committedKustomization
+        : await readFile(path.join(src, file), 'utf8').catch(() => undefined);
+    if (text !== undefined) texts.set(file, text);
+  }
+  return placeObjects(origins, unit.dir, (file) => texts.get(file));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitRepo } from '../commits/types.ts';
-import type { Problem } from '../errors/problem.ts';
+import type { Problem, SourceSpan } from '../errors/problem.ts';
 import type { ToolLimits } from './runTool.ts';
 
 // Tool outputs with their warnings, and the errors an exit 1, a timeout or a cap gave, kept by the key renderUnit
@@ -19,6 +19,8 @@ export type CachedRun =
       warnings?: Problem[];
       /** Where each object came from, for a Kustomize output built without origin annotations (kustomizeOrigins.ts). */
       origins?: Record<string, string>;
+      /** Where each object of a Kustomize output is in the file it came from, by identity (kustomizePlaces.ts). */
+      places?: Record<string, SourceSpan>;
     }
   | {
       ok: false;
@@ -43,7 +45,17 @@ export async function readCachedRun(repo: GitRepo, key: string): Promise<CachedR
       (t) => JSON.parse(t) as Record<string, string>,
       () => undefined,
     );
-    return { ok: true, stdout, ...(warnings ? { warnings } : {}), ...(origins ? { origins } : {}) };
+    const places = await readFile(path.join(dir, `${key}.places.json`), 'utf8').then(
+      (t) => JSON.parse(t) as Record<string, SourceSpan>,
+      () => undefined,
+    );
+    return {
+      ok: true,
+      stdout,
+      ...(warnings ? { warnings } : {}),
+      ...(origins ? { origins } : {}),
+      ...(places ? { places } : {}),
+    };
   } catch {}
   try {
     const saved = JSON.parse(await readFile(path.join(dir, `${key}.json`), 'utf8'));
@@ -61,11 +73,13 @@ export async function writeCachedRun(repo: GitRepo, key: string, result: CachedR
   try {
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, `${key}.${result.ok ? 'yaml' : 'json'}`);
-    // The warnings and origins go first: an output is never read without those it came with.
+    // The warnings, origins and places go first: an output is never read without those it came with.
     if (result.ok && result.warnings?.length)
       await writeAtomically(path.join(dir, `${key}.warnings.json`), JSON.stringify(result.warnings));
     if (result.ok && result.origins)
       await writeAtomically(path.join(dir, `${key}.origins.json`), JSON.stringify(result.origins));
+    if (result.ok && result.places)
+      await writeAtomically(path.join(dir, `${key}.places.json`), JSON.stringify(result.places));
     await writeAtomically(
       file,
       result.ok ? result.stdout : JSON.stringify({ problems: result.problems, stoppedAt: result.stoppedAt }),
@@ -94,5 +108,6 @@ async function trimCache(dir: string): Promise<void> {
     await rm(path.join(dir, n), { force: true });
     await rm(path.join(dir, n.replace(/\.yaml$/, '.warnings.json')), { force: true });
     await rm(path.join(dir, n.replace(/\.yaml$/, '.origins.json')), { force: true });
+    await rm(path.join(dir, n.replace(/\.yaml$/, '.places.json')), { force: true });
   }
 }

@@ -10,8 +10,10 @@ import {
   takeOrigin,
   withOriginAnnotations,
 } from '../../src/units/kustomizeOrigins.ts';
+import { placeObjects } from '../../src/units/kustomizePlaces.ts';
 import { parseUnitOutput } from '../../src/units/parseUnitOutput.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { validateText } from '../helpers/validateText.ts';
 import { KUSTOMIZE_GUESTBOOK, PODINFO_OVERLAYS } from './unitFixtures.ts';
 
 const repos: ConfigRepo[] = [];
@@ -211,6 +213,134 @@ test("a kustomize output carries origins past its objects' own annotations only 
   assert.equal(originsOf(`kind: ConfigMap\n${own}---\nkind: ConfigMap\nmetadata: {name: b}\n`), {
     '["","ConfigMap","","a"]': 'path: a.yaml\n',
   });
+});
+
+test("validate places each object of a Kustomize unit at its document, its base's, its component's or its generator entry, renamed or not", async () => {
+  const skip = '  annotations: {argocd.argoproj.io/hook: Skip}\n';
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'apps/base/kustomization.yaml': `resources:
+- app.yaml
+configMapGenerator:
+- name: settings
+  literals: [a=b]
+  options:
+    annotations: {argocd.argoproj.io/hook: Skip}
+`,
+      'apps/base/app.yaml': `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports: [{port: 80}]
+---
+# the workload
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-admin
+${skip}spec:
+  ports: [{port: 81}]
+`,
+      'apps/extra/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [sa.yaml]\n',
+      'apps/extra/sa.yaml': `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: extra\n${skip}`,
+      'apps/overlay/kustomization.yaml': `namePrefix: pre-
+nameSuffix: -x
+namespace: shop
+resources:
+- ../base
+- own.yaml
+components:
+- ../extra
+configMapGenerator:
+- name: plain
+  literals: [x=y]
+- name: flags
+  literals: [x=y]
+  options:
+    annotations: {argocd.argoproj.io/hook: Skip}
+`,
+      'apps/overlay/own.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: one
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: two
+${skip}`,
+    },
+    'a kustomize overlay of a base and a component',
+  );
+  for (const pass of ['run', 'cached']) {
+    const { text } = await validateText(r.dir);
+    const placed = text
+      .split('\n')
+      .filter((l) => l.includes('HOOK_NOT_RENDERED'))
+      .map((l) => `${l.split(' ')[0]} ${/output: (\S+ \S+)/.exec(l)?.[1]}`)
+      .sort();
+    assert.equal(
+      placed,
+      [
+        'apps/base/app.yaml:9:1 Service pre-web-admin-x',
+        'apps/base/kustomization.yaml:4:3 ConfigMap pre-settings-x-4h2mbtbbt6',
+        'apps/extra/sa.yaml:1:1 ServiceAccount pre-extra-x',
+        'apps/overlay/kustomization.yaml:12:3 ConfigMap pre-flags-x-6gc9d749f7',
+        'apps/overlay/own.yaml:6:1 ConfigMap pre-two-x',
+      ],
+      `${pass}\n${text}`,
+    );
+  }
+});
+
+test("a renamed object is placed at the document whose kind and longest name its output's holds, a List's item at the item", () => {
+  const files: Record<string, string> = {
+    'web/list.yaml': `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: a}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: ab}
+`,
+    'web/two.yaml': `apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: blue}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: green}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: only}
+`,
+  };
+  const id = (apiVersion: string, kind: string, namespace: string, name: string) =>
+    JSON.stringify([apiVersion, kind, namespace, name]);
+  const places = placeObjects(
+    {
+      [id('v1', 'ConfigMap', '', 'p-a')]: 'path: list.yaml\n',
+      [id('v1', 'ConfigMap', '', 'p-ab')]: 'path: list.yaml\n',
+      [id('v1', 'Service', 'green', 'api')]: 'path: two.yaml\n',
+      // Renamed past recognition by a patch: the file's only Deployment.
+      [id('apps/v1', 'Deployment', '', 'renamed')]: 'path: two.yaml\n',
+      [id('v1', 'Secret', '', 'gone')]: 'path: two.yaml\n',
+      [id('v1', 'ConfigMap', '', 'outside')]: 'path: ../../etc/x.yaml\n',
+    },
+    'web',
+    (file) => files[file],
+  );
+  assert.equal(
+    Object.values(places).map((p) => `${p.file}:${p.line}:${p.column}`),
+    ['web/list.yaml:4:3', 'web/list.yaml:7:3', 'web/two.yaml:5:1', 'web/two.yaml:9:1'],
+  );
 });
 
 test.run();
