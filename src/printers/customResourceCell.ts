@@ -1,6 +1,12 @@
 import { humanDuration } from '../time/humanDuration.ts';
-import { storedJsonText } from '../patches/patchJsonText.ts';
-import { findJsonPath } from './printerColumnPath.ts';
+import {
+  findJsonPathResults,
+  goFloatText,
+  JsonPathExecutionError,
+  JsonPathSyntaxError,
+  parseJsonPath,
+  valueText,
+} from './jsonPath.ts';
 
 /** A Table cell as the API server sends it: null is Go's nil cell. */
 export type TableCell = string | number | boolean | null;
@@ -12,7 +18,7 @@ export type TableCell = string | number | boolean | null;
  * shows for a custom resource of a real API server. `now` is in milliseconds. Pure.
  */
 export function customResourceCell(type: string, object: unknown, jsonPath: string, now: number): TableCell {
-  const found = findJsonPath(object, jsonPath);
+  const found = firstResult(object, jsonPath);
   if (!found) return null;
   const { value } = found;
   if (type === 'string') return jsonPathText(value);
@@ -42,21 +48,23 @@ export function tableCellText(cell: TableCell): string {
   return /^-?\d+$/.test(json) ? json : goFloatText(cell);
 }
 
-// fmt's %v of a float64: strconv's shortest 'g', which takes the exponent form from 1e6 up or under 1e-4 (with at
-// least two exponent digits).
-function goFloatText(n: number): string {
-  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
-  const [mantissa, exponent] = n.toExponential().split('e') as [string, string];
-  const exp = Number(exponent);
-  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(n);
+/**
+ * The first value the column's JSONPath finds, as the tableconvertor runs it (`{` + path + `}`, missing keys allowed);
+ * undefined when it finds nothing or fails: a present null is found, a null on the way is not.
+ */
+function firstResult(object: unknown, jsonPath: string): { value: unknown } | undefined {
+  try {
+    const results = findJsonPathResults(parseJsonPath(`{${jsonPath}}`), object, { allowMissingKeys: true });
+    return results[0]?.length ? { value: results[0][0] } : undefined;
+  } catch (err) {
+    if (err instanceof JsonPathExecutionError || err instanceof JsonPathSyntaxError) return undefined;
+    throw err;
+  }
 }
 
-// JSONPath's PrintResults: objects and lists as encoding/json writes them, a null as text/template does.
+// PrintResults of the value alone: a null is reflect.ValueOf(nil), which text/template prints as <no value>.
 function jsonPathText(value: unknown): string {
-  if (value === null) return '<no value>';
-  if (typeof value === 'object') return storedJsonText(value);
-  return String(value);
+  return value === null ? '<no value>' : valueText(value);
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
