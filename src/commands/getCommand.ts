@@ -6,6 +6,8 @@ import { openRepo } from '../commits/openRepo.ts';
 import { repoAround } from '../commits/repoAround.ts';
 import { printGetTable } from '../views/printTable.ts';
 import { kubectlJson } from '../printers/kubectlJson.ts';
+import { executeJsonPath, JsonPathExecutionError, JsonPathSyntaxError, parseJsonPath } from '../printers/jsonPath.ts';
+import { readFileSync } from 'node:fs';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
@@ -121,7 +123,7 @@ function resolveOrReport(
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
@@ -151,9 +153,15 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     throw new UsageError(
       '--watch is not supported: flotilla get reads Git, which has no watch; run it again after the next sync, or watch a member with kubectl --context CLUSTER get -w',
     );
-  const output = values.output ?? 'text';
-  if (!['text', 'wide', 'yaml', 'json', 'name'].includes(output))
-    throw new UsageError(`-o ${output}: use wide, yaml, json or name`);
+  const requested = values.output ?? 'text';
+  const template = jsonPathTemplate(requested);
+  if (template && 'error' in template) {
+    ctx.err(`error: ${template.error}\n`);
+    return 1;
+  }
+  const output = template ? 'jsonpath' : requested;
+  if (!['text', 'wide', 'yaml', 'json', 'name', 'jsonpath'].includes(output))
+    throw new UsageError(`-o ${output}: use wide, yaml, json, name, jsonpath=TEMPLATE or jsonpath-file=FILE`);
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
   const fleet = await openFleet('get', values);
   const target = resolveOrReport(fleet, positionals, USAGE, ctx);
@@ -201,9 +209,12 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       ctx.err(`Error from server (NotFound): ${plural} "${terminalSafe(name)}" not found\n`);
       return 1;
     }
-    if (output === 'yaml' || output === 'json')
-      ctx.out(
-        asKubectlPrints(output, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] }),
+    if (output === 'yaml' || output === 'json' || template)
+      return printObject(
+        output,
+        template,
+        { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] },
+        ctx,
       );
     else
       ctx.err(
@@ -213,12 +224,13 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       );
     return 0;
   }
-  if (output === 'yaml' || output === 'json') {
+  if (output === 'yaml' || output === 'json' || template) {
+    // kubectl's printGeneric: one named object is printed alone, anything else as a List of the objects.
     const value =
       name !== undefined && listing.objects.length === 1
         ? listing.objects[0]
         : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: listing.objects };
-    ctx.out(asKubectlPrints(output, value));
+    return printObject(output, template, value, ctx);
   } else if (output === 'name') {
     const nameAt = listing.headers.indexOf('NAME');
     // kubectl prints kind.group/name, the kind lower-cased (`deployment.apps/web`, `service/web`), and the object's
@@ -239,6 +251,61 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.out(printGetTable(table.headers, table.rows, { noHeaders: values['no-headers'] ?? false }));
   }
   return 0;
+}
+
+/** A parsed -o jsonpath template, or kubectl's error for one that cannot be used; undefined for other outputs. */
+type Template = { text: string; asJson: boolean } | { error: string };
+
+/**
+ * cli-runtime's JSONPathPrintFlags: `jsonpath=`, `jsonpath-as-json=` and `jsonpath-file=` (read here), each parsed
+ * before anything is read, with kubectl's errors for an empty, unreadable or unparsable template.
+ */
+function jsonPathTemplate(output: string): Template | undefined {
+  const format = /^(jsonpath|jsonpath-as-json|jsonpath-file)(?:=([\s\S]*))?$/.exec(output);
+  if (!format) return undefined;
+  let text = format[2] ?? '';
+  if (text === '') return { error: 'template format specified but no template given' };
+  if (format[1] === 'jsonpath-file') {
+    try {
+      text = readFileSync(text, 'utf8');
+    } catch (err) {
+      return { error: `error reading --template ${text}, ${(err as Error).message}` };
+    }
+  }
+  try {
+    parseJsonPath(text);
+  } catch (err) {
+    if (err instanceof JsonPathSyntaxError) return { error: `error parsing jsonpath ${text}, ${err.message}` };
+    throw err;
+  }
+  return { text, asJson: format[1] === 'jsonpath-as-json' };
+}
+
+/**
+ * What get prints for -o yaml, json or jsonpath: the object, or the template applied to it with kubectl's default
+ * --allow-missing-template-keys; a template that fails on the object exits 1 with JSONPathPrinter's words.
+ */
+function printObject(output: string, template: Template | undefined, value: unknown, ctx: ReadCommandContext): number {
+  if (!template || 'error' in template) {
+    ctx.out(asKubectlPrints(output === 'yaml' ? 'yaml' : 'json', value));
+    return 0;
+  }
+  try {
+    // Strings from Git are printed as the template asks, but no control character but tab and newline reaches the terminal.
+    ctx.out(
+      terminalSafe(executeJsonPath(template.text, value, { allowMissingKeys: true, asJson: template.asJson }), {
+        multiline: true,
+      }),
+    );
+    return 0;
+  } catch (err) {
+    if (!(err instanceof JsonPathExecutionError)) throw err;
+    // kubectl goes on to dump the object as Go's %#v of a map; the JSON of it says the same to a reader.
+    ctx.err(
+      `error: error executing jsonpath ${JSON.stringify(template.text)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template.text}\n\tobject given to jsonpath engine was:\n\t\t${terminalSafe(JSON.stringify(value))}\n\n\n`,
+    );
+    return 1;
+  }
 }
 
 function selectorRequirements(text: string): LabelRequirement[] {

@@ -1,5 +1,7 @@
 // `flotilla get` against the real kubectl: the same objects, served by the member emulator to kubectl and read from
 // Git by flotilla, print the same bytes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getCommand } from '../../src/commands/getCommand.ts';
@@ -150,6 +152,48 @@ test('-o json prints keys in byte order and escapes <, > and & as kubectl does',
   assert.ok(spec, real.stdout);
   assert.is(block(ours.out, 'spec'), spec);
   assert.match(spec!, '"10": 1,\n            "9": 2,\n            "b": "\\u003cx\\u0026y\\u003e"');
+});
+
+test('-o jsonpath, jsonpath-as-json and jsonpath-file print what kubectl prints, for a list and for one object', async () => {
+  const file = join(repo.path, 'template.jsonpath');
+  writeFileSync(file, '{range .items[*]}{.metadata.name}{"\\t"}{.spec.size}{"\\n"}{end}');
+  for (const args of [
+    ['gadgets', '-o', 'jsonpath={.items[*].metadata.name}'],
+    ['gadgets', '-o', 'jsonpath={range .items[*]}{.metadata.name}{"\\t"}{.metadata.labels}{"\\n"}{end}'],
+    ['gadgets', '-o', 'jsonpath={.items[?(@.metadata.name>"p")].metadata.name} {.items[-1:].spec.ratio}'],
+    ['gadgets', '-o', "jsonpath={.items[0].spec.conditions[?(@.type=='Ready')].status}"],
+    ['gadgets', '-o', 'jsonpath={.items[*].spec.ratio}'],
+    ['gadgets', '-o', 'jsonpath={..conditions[1:]}'],
+    ['gadgets', '-o', 'jsonpath={.kind} {.nope}'],
+    ['gadgets', '-o', 'jsonpath-as-json={.items[*].spec.size}'],
+    ['gadgets', '-o', `jsonpath-file=${file}`],
+    ['gadget', 'small', '-o', 'jsonpath={.metadata.name}: {.spec.labels}'],
+    ['gadgets', '-l', 'nope=1', '-o', 'jsonpath={.kind}:{.items}'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    assert.is(real.code, 0, real.stderr);
+    assert.is((await flotilla(...args)).out, real.stdout, args.join(' '));
+  }
+  const ours = await flotilla('gadgets', '-o', 'jsonpath={.items[*].metadata.name}');
+  assert.is(ours.out, 'odd small tiny');
+});
+
+test("-o jsonpath errors: kubectl's words and exit code 1", async () => {
+  for (const args of [
+    ['gadgets', '-o', 'jsonpath={.items[5]}'],
+    // "yes" is a string: Go's comparison refuses it beside a bool.
+    ['gadgets', '-o', 'jsonpath={.items[?(@.spec.ok==true)].metadata.name}'],
+    ['gadgets', '-o', 'jsonpath={.items[?(@.spec.ratio<1)]}'],
+    ['gadgets', '-o', 'jsonpath={.items[}'],
+    ['gadgets', '-o', 'jsonpath='],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(real.code, 1, args.join(' '));
+    assert.is(ours.code, 1, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err.split('\n')[0], real.stderr.split('\n')[0], args.join(' '));
+  }
 });
 
 test.run();
