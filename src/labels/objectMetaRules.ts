@@ -2,8 +2,10 @@ import { podSpecAt } from '../api/podSpecPaths.ts';
 import { DNS1123_SUBDOMAIN, labelValueProblems, qualifiedNameProblems } from './labelFormats.ts';
 
 // What kube-apiserver's ValidateObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go) refuses in an
-// object's labels, annotations and finalizers, for every kind, custom resources included: Karmada's API server refuses
-// such a template at creation, and every member the object it would propagate.
+// object's labels, annotations, ownerReferences and finalizers, for every kind, custom resources included: Karmada's
+// API server refuses such a template at creation, and every member the object it would propagate. The wording and
+// field paths are Kubernetes 1.32's, the version the member emulator reports (1.34 indexes owner references and
+// words their empty fields as Required).
 
 /** Keys and values of all annotations together (apimachinery's TotalAnnotationSizeLimitB). */
 export const TOTAL_ANNOTATION_BYTES = 256 * 1024;
@@ -11,7 +13,7 @@ export const TOTAL_ANNOTATION_BYTES = 256 * 1024;
 export interface MetaViolation {
   /** From the object's root to the offending key or list item (for locating it in a file). */
   path: (string | number)[];
-  /** The field as the API server names it: `metadata.labels`, `metadata.finalizers[0]`. */
+  /** The field as the API server names it: `metadata.labels`, `metadata.ownerReferences.uid`. */
   field: string;
   type: 'FieldValueInvalid' | 'FieldValueTooLong';
   /** The API server's detail, after the field: `Invalid value: "x": name part must…`. */
@@ -53,10 +55,15 @@ export function qualifiedNameDetails(value: string): string[] {
   return out;
 }
 
-/** The violations of one ObjectMeta (`at` is where it sits: ['metadata'], or a pod template's). */
+/**
+ * The violations of one ObjectMeta (`at` is where it sits: ['metadata'], or a pod template's). A pod template's
+ * metadata is held to the label and annotation rules alone (ValidatePodTemplateSpec): its owner references and
+ * finalizers are never validated there.
+ */
 export function objectMetaViolations(
   metadata: unknown,
   at: readonly (string | number)[] = ['metadata'],
+  scope: 'object' | 'podTemplate' = 'object',
 ): MetaViolation[] {
   if (!isObject(metadata)) return [];
   const base = at.filter((s) => typeof s === 'string').join('.');
@@ -112,20 +119,37 @@ export function objectMetaViolations(
         fix: 'keep large data in a ConfigMap (or the object itself) and refer to it from a short annotation',
       });
   }
+  if (scope === 'podTemplate') return out;
+  out.push(
+    ...ownerReferenceViolations(metadata.ownerReferences, [...at, 'ownerReferences'], `${base}.ownerReferences`),
+  );
   const finalizers = metadata.finalizers;
-  if (Array.isArray(finalizers))
+  if (Array.isArray(finalizers)) {
     finalizers.forEach((finalizer, i) => {
       if (typeof finalizer !== 'string') return;
       for (const detail of qualifiedNameDetails(finalizer))
         out.push({
           path: [...at, 'finalizers', i],
-          field: `${base}.finalizers[${i}]`,
+          // ValidateFinalizers passes each name the list's path, unindexed.
+          field: `${base}.finalizers`,
           type: 'FieldValueInvalid',
           detail: `Invalid value: ${JSON.stringify(finalizer)}: ${detail}`,
           message: `finalizer ${JSON.stringify(finalizer)} is not valid: ${qualifiedNameProblems(finalizer).join('; ')}`,
           fix: 'name finalizers like example.com/cleanup: an optional DNS prefix and "/", then at most 63 letters, digits, "-", "_" and "."',
         });
     });
+    const foreground = finalizers.indexOf('foregroundDeletion');
+    if (finalizers.includes('orphan') && foreground >= 0)
+      out.push({
+        path: [...at, 'finalizers', foreground],
+        field: `${base}.finalizers`,
+        type: 'FieldValueInvalid',
+        detail: `Invalid value: ${goJson(finalizers)}: finalizer orphan and foregroundDeletion cannot be both set`,
+        message:
+          'the finalizers orphan and foregroundDeletion are both set: the garbage collector cannot both keep and delete the dependents',
+        fix: 'keep one of them (or neither: the delete request chooses with its propagationPolicy)',
+      });
+  }
   return out;
 }
 
@@ -142,7 +166,122 @@ export function objectAndTemplateMetaViolations(
   const template = pod && pod.path.length > 1 ? [...pod.path.slice(0, -1), 'metadata'] : undefined;
   let templateMeta: unknown = object;
   for (const step of template ?? []) templateMeta = isObject(templateMeta) ? templateMeta[step] : undefined;
-  return [...objectMetaViolations(object.metadata), ...(template ? objectMetaViolations(templateMeta, template) : [])];
+  return [
+    ...objectMetaViolations(object.metadata),
+    ...(template ? objectMetaViolations(templateMeta, template, 'podTemplate') : []),
+  ];
+}
+
+/** The owner kinds apimachinery bans (BannedOwners): an Event may own nothing. */
+const BANNED_OWNERS = new Set(['/v1, Kind=Event']);
+
+/** ValidateOwnerReferences, in Kubernetes 1.32's words: each field unindexed, and one controller at most. */
+function ownerReferenceViolations(references: unknown, at: (string | number)[], field: string): MetaViolation[] {
+  // A list the decoder cannot read into []OwnerReference is a 400 before validation (metadataShapes.ts reports it).
+  if (!Array.isArray(references) || !references.every(decodable)) return [];
+  // What the API server decoded: a null item is a zero OwnerReference, and the value errors quote the Go struct.
+  const refs = references.map(asOwnerReference);
+  const out: MetaViolation[] = [];
+  let firstController = '';
+  refs.forEach((ref, i) => {
+    const item = references[i];
+    const gvk = groupVersionKind(ref.apiVersion, ref.kind);
+    const empty = (key: 'apiVersion' | 'kind' | 'name' | 'uid', detail: string) =>
+      out.push({
+        path: [...at, i, key],
+        field: `${field}.${key}`,
+        type: 'FieldValueInvalid',
+        detail: `Invalid value: ${JSON.stringify(ref[key])}: ${detail}`,
+        message: `ownerReferences[${i}] has no ${key === 'apiVersion' ? 'version in its apiVersion' : key}: Kubernetes needs the owner's apiVersion, kind, name and uid`,
+        fix: "copy the owner's apiVersion, kind, metadata.name and metadata.uid, or drop the reference (a template from Git has no owner the members know: the uid is the live object's)",
+      });
+    if (gvk.version === '') empty('apiVersion', 'version must not be empty');
+    if (gvk.kind === '') empty('kind', 'kind must not be empty');
+    if (ref.name === '') empty('name', 'name must not be empty');
+    if (ref.uid === '') empty('uid', 'uid must not be empty');
+    const gvkText = `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
+    if (BANNED_OWNERS.has(gvkText))
+      out.push({
+        path: [...at, i],
+        field,
+        type: 'FieldValueInvalid',
+        detail: `Invalid value: ${goJson(ref)}: ${gvkText} is disallowed from being an owner`,
+        message: `ownerReferences[${i}] names an Event (${gvkText}) as the owner: Kubernetes lets no Event own anything`,
+        fix: 'name the object that owns this one, or drop the reference',
+      });
+    if (ref.controller !== true) return;
+    const name = `${ref.kind}/${ref.name}`;
+    if (firstController === '') {
+      firstController = name;
+      return;
+    }
+    out.push({
+      path: [...at, i, ...(isObject(item) ? ['controller'] : [])],
+      field,
+      type: 'FieldValueInvalid',
+      detail: `Invalid value: ${goJson(refs)}: Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`,
+      message: `ownerReferences[${i}] (${name}) sets controller: true, as ${firstController} already does: an object has one controller at most`,
+      fix: `set controller: true on one owner reference only (drop it from ${name} or from ${firstController})`,
+    });
+  });
+  return out;
+}
+
+function decodable(item: unknown): boolean {
+  if (item === null) return true;
+  if (!isObject(item)) return false;
+  const types = {
+    apiVersion: 'string',
+    kind: 'string',
+    name: 'string',
+    uid: 'string',
+    controller: 'boolean',
+    blockOwnerDeletion: 'boolean',
+  };
+  return Object.entries(types).every(
+    ([key, type]) => item[key] === undefined || item[key] === null || typeof item[key] === type,
+  );
+}
+
+interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** The fields in metav1.OwnerReference's order, the pointers left out when unset (omitempty), as json.Marshal writes it. */
+function asOwnerReference(item: unknown): OwnerReference {
+  const o = isObject(item) ? item : {};
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const ref: OwnerReference = {
+    apiVersion: text(o.apiVersion),
+    kind: text(o.kind),
+    name: text(o.name),
+    uid: text(o.uid),
+  };
+  if (typeof o.controller === 'boolean') ref.controller = o.controller;
+  if (typeof o.blockOwnerDeletion === 'boolean') ref.blockOwnerDeletion = o.blockOwnerDeletion;
+  return ref;
+}
+
+/** schema.FromAPIVersionAndKind: an apiVersion with two '/' parses to no group and no version. */
+function groupVersionKind(apiVersion: string, kind: string): { group: string; version: string; kind: string } {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '', kind };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion, kind };
+  if (parts.length === 2) return { group: parts[0]!, version: parts[1]!, kind };
+  return { group: '', version: '', kind };
+}
+
+/** Go's json.Marshal of plain data: JSON.stringify with '<', '>', '&', U+2028 and U+2029 escaped. */
+function goJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -157,6 +157,68 @@ spec:
   assert.equal(file.templates, [], 'each held');
 });
 
+test('owner references and finalizers the API server refuses hold the template at their line; a pod template holds only its labels and annotations to the rules', () => {
+  const file = classifyText(
+    'templates/owned.yaml',
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: two-controllers
+  ownerReferences:
+  - {apiVersion: apps/v1, kind: Deployment, name: a, uid: 0b1c, controller: true}
+  - {apiVersion: apps/v1, kind: Deployment, name: b, uid: 2d3e, controller: true}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: incomplete
+  ownerReferences:
+  - apiVersion: apps/v1/x
+    kind: Deployment
+    name: a
+  - {apiVersion: v1, kind: Event, name: e, uid: 4f5a}
+  finalizers: [orphan, foregroundDeletion]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata:
+      labels: {app: web}
+      finalizers: [not/a/qualified/name]
+      ownerReferences: [{kind: Deployment}]
+    spec:
+      containers: [{name: web, image: web}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: p
+  namespace: default
+  ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: c}]
+spec: {resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]}
+`,
+  );
+  assert.equal(
+    file.problems.map((p) => `${p.line} ${p.message.split(':')[0]}`),
+    [
+      '7 ownerReferences[1] (Deployment/b) sets controller',
+      '14 ownerReferences[0] has no version in its apiVersion',
+      '14 ownerReferences[0] has no uid',
+      '17 ownerReferences[1] names an Event (/v1, Kind=Event) as the owner',
+      '18 the finalizers orphan and foregroundDeletion are both set',
+      '39 metadata.ownerReferences[0].uid is required',
+    ],
+  );
+  assert.equal(
+    file.templates.map((t) => (t.manifest.metadata as { name: string }).name),
+    ['web'],
+  );
+});
+
 test("Karmada's own kinds are held to the same label, annotation and finalizer rules, and each is held", () => {
   // karmada-apiserver's ValidateObjectMetaAccessor for its custom resources, the aggregated API server's
   // ValidateCluster and the MultiClusterService webhook's ValidateObjectMeta.

@@ -495,6 +495,54 @@ test('labels, annotation keys and finalizers the API server refuses are refused 
   );
 });
 
+test("owner references and GC finalizers are refused as the API server refuses them, in its words; a pod template's are not checked", async () => {
+  const owned = (name: string, extra: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n${extra}`;
+  const controllers = await kubectl(
+    ['create', '-f', '-'],
+    owned(
+      'two-controllers',
+      '  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: a, uid: "1", controller: true}\n  - {apiVersion: apps/v1, kind: Deployment, name: b, uid: "2", controller: true}\n',
+    ),
+  );
+  assert.is.not(controllers.code, 0);
+  assert.match(
+    controllers.stderr,
+    'The ConfigMap "two-controllers" is invalid: metadata.ownerReferences: Invalid value: [{"apiVersion":"apps/v1","kind":"Deployment","name":"a","uid":"1","controller":true},{"apiVersion":"apps/v1","kind":"Deployment","name":"b","uid":"2","controller":true}]: Only one reference can have Controller set to true. Found "true" in references for Deployment/a and Deployment/b',
+  );
+  const incomplete = await kubectl(
+    ['create', '-f', '-'],
+    owned(
+      'incomplete',
+      '  ownerReferences:\n  - {kind: Deployment, name: a}\n  - {apiVersion: v1, kind: Event, name: e, uid: "3", blockOwnerDeletion: true}\n  finalizers: [orphan, foregroundDeletion, a/b/c]\n',
+    ),
+  );
+  assert.is.not(incomplete.code, 0);
+  for (const line of [
+    'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty',
+    'metadata.ownerReferences.uid: Invalid value: "": uid must not be empty',
+    'metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"3","blockOwnerDeletion":true}: /v1, Kind=Event is disallowed from being an owner',
+    'metadata.finalizers: Invalid value: "a/b/c": a qualified name must consist of',
+    'metadata.finalizers: Invalid value: ["orphan","foregroundDeletion","a/b/c"]: finalizer orphan and foregroundDeletion cannot be both set',
+  ])
+    assert.match(incomplete.stderr, line);
+  const template = await kubectl(
+    ['create', '-f', '-'],
+    deployment(0)
+      .replace('name: web\n  namespace', 'name: web-template-owner\n  namespace')
+      .replace(
+        '    metadata:\n      labels: {app: web}',
+        '    metadata:\n      labels: {app: web}\n      finalizers: [a/b/c]\n      ownerReferences: [{kind: Deployment}]',
+      ),
+  );
+  assert.is(template.code, 0, template.stderr);
+  assert.is(
+    (await kubectl(['get', 'configmap', 'two-controllers', 'incomplete', '--ignore-not-found'])).stdout.trim(),
+    '',
+  );
+  await kubectl(['delete', 'deployment', 'web-template-owner']);
+});
+
 test("the rendered branch's YAML of strings with controls, separators and tabs reads back the same in kubectl", async () => {
   const data = {
     del: 'a\x7fb',

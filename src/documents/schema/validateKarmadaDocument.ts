@@ -27,7 +27,11 @@ export function validateKarmadaDocument(
   const structural = validateAgainstSchema(value, SCHEMAS[kind]).filter(
     (issue) => !(issue.code === 'UNKNOWN_FIELD' && secretPaths.has(JSON.stringify(issue.path))),
   );
-  const metadata = isObject(value) ? validateMetadataRules(value) : [];
+  // The schema already names an owner reference's missing uid: one problem, one message.
+  const structuralPaths = new Set(structural.map((issue) => JSON.stringify(issue.path)));
+  const metadata = (isObject(value) ? validateMetadataRules(value) : []).filter(
+    (issue) => !structuralPaths.has(JSON.stringify(issue.path)),
+  );
   return [...structural, ...metadata, ...validateKarmadaRules(kind, value, options), ...credentials];
 }
 
