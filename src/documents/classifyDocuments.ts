@@ -36,6 +36,7 @@ import { karmadaRef } from './karmadaRef.ts';
 import { suggestName } from '../text/suggestName.ts';
 import { MULTI_CLUSTER_SERVICE_KIND, NETWORKING_API_VERSION } from '../api/multiClusterService.ts';
 import { validateMultiClusterService } from './schema/validateMultiClusterService.ts';
+import { validateInterpreterWebhooks } from './schema/validateInterpreterWebhooks.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { validateCronFederatedHpa, validateFederatedHpa } from './schema/validateFederatedHpa.ts';
 
@@ -185,6 +186,16 @@ export function classifyDocuments(
         });
       }
       continue;
+    }
+
+    if (ref.apiVersion === 'config.karmada.io/v1alpha1' && ref.kind === 'ResourceInterpreterWebhookConfiguration') {
+      // Never called by Flotilla (README), but one Karmada's webhook refuses could not be created there either.
+      const issues = validateInterpreterWebhooks(obj);
+      for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
+      if (issues.length > 0) {
+        out.broken.push({ ...ref, namespace: namespace ?? 'default' });
+        continue;
+      }
     }
 
     if (ref.apiVersion === NETWORKING_API_VERSION && ref.kind === MULTI_CLUSTER_SERVICE_KIND) {
