@@ -34,7 +34,8 @@ const DESCRIPTORS: Record<string, string> = {
 function parseValue(text: string, names: string[] | undefined, offset: number): number | undefined {
   const named = names?.indexOf(text.toLowerCase());
   if (named !== undefined && named >= 0) return named + offset;
-  if (!/^\d+$/.test(text)) return undefined;
+  // robfig/cron reads numbers with Go's strconv.Atoi, which takes a leading "+" (a "-" splits a range first).
+  if (!/^\+?\d+$/.test(text)) return undefined;
   return Number(text);
 }
 
@@ -52,7 +53,7 @@ function parseField(
     if (rest.length > 0 || range === undefined) return `"${part}": more than one "/"`;
     let step = 1;
     if (stepText !== undefined) {
-      if (!/^\d+$/.test(stepText) || Number(stepText) === 0) return `"${part}": the step must be a positive number`;
+      if (!/^\+?\d+$/.test(stepText) || Number(stepText) === 0) return `"${part}": the step must be a positive number`;
       step = Number(stepText);
     }
     let from: number;
@@ -80,7 +81,8 @@ function parseField(
 /** The schedule, or why it is not one (robfig/cron's messages are Go's; these say which field). */
 export function parseCronSchedule(text: string): CronSchedule | { error: string } {
   const trimmed = text.trim();
-  const expanded = DESCRIPTORS[trimmed.toLowerCase()] ?? trimmed;
+  // robfig/cron matches descriptors as written: "@Daily" is no descriptor to it.
+  const expanded = DESCRIPTORS[trimmed] ?? trimmed;
   if (expanded.startsWith('@')) return { error: `unrecognized descriptor "${trimmed}"` };
   const fields = expanded.split(/\s+/);
   if (fields.length !== 5) return { error: `expected exactly 5 fields, found ${fields.length}: "${trimmed}"` };

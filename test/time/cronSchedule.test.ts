@@ -35,6 +35,14 @@ test('a schedule that is not one says which field is wrong', () => {
   assert.equal(parseCronSchedule('@often'), { error: 'unrecognized descriptor "@often"' });
 });
 
+test('schedules read as robfig/cron reads them: descriptors in lower case only, numbers with a leading +', () => {
+  // robfig/cron v3 parser.go: parseDescriptor compares the spec with "@daily" etc. as written; mustParseInt is
+  // strconv.Atoi, which takes "+5".
+  assert.equal(parseCronSchedule('@DAILY'), { error: 'unrecognized descriptor "@DAILY"' });
+  assert.equal(parseCronSchedule('@Hourly'), { error: 'unrecognized descriptor "@Hourly"' });
+  assert.equal(parse('+5 +9-17/+4 * * *'), parse('5 9-17/4 * * *'));
+});
+
 test('next run is the first matching minute strictly after, in UTC by default', () => {
   const s = parse('30 8 * * *');
   assert.is(iso(nextCronRun(s, at('2026-12-01T08:00:00Z'))), '2026-12-01T08:30:00.000Z');
