@@ -379,4 +379,18 @@ test('a schedule the webhook cannot read is refused: @midnight is not among its 
   assert.equal(validateCronFederatedHpa(cron({ scaleTargetRef: toWorkload, rules: daily })), []);
 });
 
+test('a step from "?" is refused as the webhook refuses it, though the controller would read it as "*"', () => {
+  // gronx v1.6.3 validator.go inStep: a step whose start is neither "*" nor "0" parses its start with strconv.Atoi, so
+  // "?/15" is an error at any time; robfig/cron reads "?" as "*".
+  const issue = (schedule: string) =>
+    validateCronFederatedHpa(cron({ scaleTargetRef: toWorkload, rules: [{ name: 'r', schedule, targetReplicas: 1 }] }));
+  assert.match(
+    (issue('?/15 * * * *')[0] as { message: string }).message,
+    'invalid cron format (the webhook reads no step from "?": write */15)',
+  );
+  assert.ok(issue('0 9 1,?/7 * *').length > 0, 'in a list');
+  assert.ok(issue('0 9 * * ?/2').length > 0, 'day of week');
+  assert.equal(issue('*/15 * ? * ?'), []);
+});
+
 test.run();

@@ -365,13 +365,17 @@ export function validateCronFederatedHpa(value: Obj): SchemaIssue[] {
       names.add(name);
     }
     const schedule = rule.schedule;
-    // Karmada's webhook reads schedules with gronx, whose descriptors lack robfig's @midnight (the controller's).
+    // Karmada's webhook reads schedules with gronx, whose descriptors lack robfig's @midnight (the controller's),
+    // and whose step reads its start as a number, so "?/5" is never valid to it though robfig takes it as "*/5".
+    const questionStep = typeof schedule === 'string' ? /(?:^|[\s,])(\?\/\S*?)(?=[\s,]|$)/.exec(schedule.trim()) : null;
     const parsed =
       typeof schedule !== 'string'
         ? { error: 'not a string' }
         : schedule.trim().toLowerCase() === '@midnight'
           ? { error: 'the webhook knows no @midnight: write @daily' }
-          : parseCronSchedule(schedule);
+          : questionStep
+            ? { error: `the webhook reads no step from "?": write ${questionStep[1]!.replace('?', '*')}` }
+            : parseCronSchedule(schedule);
     if (!present(schedule))
       issues.required([...at, 'schedule'], 'the cron schedule', 'add schedule, e.g. "0 8 * * 1-5"');
     else if ('error' in parsed)
