@@ -1001,16 +1001,23 @@ function runCron(
     );
   }
   const iso = (t: number) => formatTime(new Date(t));
+  // Karmada's updateRuleHistory appends a rule's history when it first sees the rule and edits it in place after, and
+  // removeCronFHPAHistory drops a removed rule's: the histories keep the order the rules first came in.
+  const known = new Set(rules.map((r) => r.name));
+  const order = [
+    ...(existing?.executionHistories ?? []).map((h) => h.ruleName).filter((name) => known.has(name)),
+    ...rules.map((r) => r.name),
+  ].filter((name, i, all) => all.indexOf(name) === i);
   return {
     apiVersion: FEDERATED_HPA_API_VERSION,
     kind: 'CronFederatedHPA',
     metadata: { namespace: cron.ref.namespace, name: cron.ref.name },
     scaleTargetRef: { apiVersion: target.apiVersion, kind: target.kind, name: target.name },
     ...(applied ? { applied } : {}),
-    executionHistories: rules.map((rule) => {
-      const h = histories.get(rule.name)!;
+    executionHistories: order.map((ruleName) => {
+      const h = histories.get(ruleName)!;
       return {
-        ruleName: rule.name,
+        ruleName,
         ...(h.nextExecutionTime !== undefined ? { nextExecutionTime: iso(h.nextExecutionTime) } : {}),
         ...(h.successfulExecutions.length
           ? {

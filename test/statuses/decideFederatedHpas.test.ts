@@ -307,6 +307,38 @@ spec:
   }
 });
 
+test("a CronFederatedHPA's rule histories keep the order the rules first came in, as Karmada appends a new rule's", async () => {
+  // cronfederatedhpa_controller.go: updateRuleHistory appends a history for a rule it has none for; a rule removed
+  // loses its history (removeCronFHPAHistory); the others stay where they were.
+  const config = makeConfigRepo();
+  const rule = (name: string) => `{name: ${name}, schedule: "0 8 * * *", targetReplicas: 2}`;
+  const cronOf = (...names: string[]) => `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: web-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  rules: [${names.map(rule).join(', ')}]
+`;
+  try {
+    const repo = await openRepo(config.dir);
+    const memory = newAutoscalerMemory();
+    const path = cronAutoscalerPath('default', 'web-cron');
+    let existingCrons = new Map<string, CronAutoscalerFile>();
+    const order = async (...names: string[]) => {
+      const commit = config.commit({ 'templates/web.yaml': DEPLOYMENT, 'templates/web-cron.yaml': cronOf(...names) });
+      const out = await cronPass(repo, commit, memory, '2026-01-01T00:00:30Z', existingCrons);
+      const text = out.edits.get(path);
+      if (text) existingCrons = new Map([[path, parseCronAutoscaler(text)]]);
+      return existingCrons.get(path)?.executionHistories?.map((h) => h.ruleName);
+    };
+    assert.equal(await order('a', 'b'), ['a', 'b']);
+    assert.equal(await order('c', 'b', 'a'), ['a', 'b', 'c'], 'a new rule is appended; the others keep their places');
+    assert.equal(await order('d', 'a', 'c'), ['a', 'c', 'd'], 'a removed rule goes');
+  } finally {
+    config.cleanup();
+  }
+});
+
 test("a CronFederatedHPA rule whose targetMinReplicas exceeds the FederatedHPA's maxReplicas fails as Karmada's webhook refuses the update", async () => {
   const config = makeConfigRepo();
   const withRule = (rule: string) => `apiVersion: autoscaling.karmada.io/v1alpha1
