@@ -948,20 +948,23 @@ function runCron(
     const history = histories.get(rule.name)!;
     const when = { scheduleTime, executionTime: now };
     let failure: string | undefined;
+    let hint = '';
     const still = git ? heldFhpaLimits(applied, git) : {};
     if (toFhpa && target.kind !== 'FederatedHPA')
       failure = `CronFederatedHPA(${cron.ref.namespace}/${cron.ref.name}) do not support scale target ${target.apiVersion}/${target.kind}`;
     else if (!toFhpa && typeof rule.targetReplicas !== 'number') failure = 'the rule has no targetReplicas';
-    // Karmada's rule fails when it cannot get what it scales; nothing is applied then.
-    else if (!targetTemplate)
-      failure = `${target.kind} ${cron.ref.namespace}/${target.name} not found: the config repo has no such ${toFhpa ? 'FederatedHPA' : 'template'}`;
-    else if (git) {
+    // Karmada's rule fails when it cannot get what it scales, with the API server's NotFound; nothing is applied then.
+    else if (!targetTemplate) {
+      const group = groupOf(target.apiVersion);
+      failure = `${defaultPlural(target.kind)}${group ? `.${group}` : ''} "${target.name}" not found`;
+      hint = `: the config repo has no ${target.kind} ${cron.ref.namespace}/${target.name}`;
+    } else if (git) {
       const limits = fhpaLimitsAfterRule({ ...git, ...still }, rule);
       if ('error' in limits) failure = limits.error;
     }
     if (failure) {
       histories.set(rule.name, recordExecution(history, rule, { ok: false, value: { ...when, message: failure } }));
-      lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}`);
+      lines.push(`CronFederatedHPA ${cron.ref.namespace}/${cron.ref.name} rule ${rule.name} failed: ${failure}${hint}`);
       continue;
     }
     const set: { replicas?: number; minReplicas?: number; maxReplicas?: number } = toFhpa

@@ -263,12 +263,25 @@ spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nope}
   rules: [{name: every-minute, schedule: "* * * * *", targetReplicas: 3}]
 `,
+      'templates/nohpa-cron.yaml': `apiVersion: autoscaling.karmada.io/v1alpha1
+kind: CronFederatedHPA
+metadata: {name: nohpa-cron, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: autoscaling.karmada.io/v1alpha1, kind: FederatedHPA, name: nohpa}
+  rules: [{name: every-minute, schedule: "* * * * *", targetMaxReplicas: 3}]
+`,
     });
     const repo = await openRepo(config.dir);
+    const toFhpa = await statusAfterOneMinute(repo, commit, cronAutoscalerPath('default', 'nohpa-cron'));
+    assert.is(
+      toFhpa.executionHistories?.[0]?.failedExecutions?.[0]?.message,
+      'federatedhpas.autoscaling.karmada.io "nohpa" not found',
+    );
     const status = await statusAfterOneMinute(repo, commit, cronAutoscalerPath('default', 'nope-cron'));
     const history = status.executionHistories?.[0];
     assert.equal(history?.successfulExecutions ?? [], []);
-    assert.match(history?.failedExecutions?.[0]?.message ?? '', /Deployment default\/nope not found/);
+    // The API server's NotFound, as Karmada's ScaleWorkloads records it.
+    assert.is(history?.failedExecutions?.[0]?.message, 'deployments.apps "nope" not found');
     assert.is(status.applied, undefined);
   } finally {
     config.cleanup();
