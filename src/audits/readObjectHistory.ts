@@ -159,10 +159,15 @@ async function record(
   });
 }
 
+/** The lowercase kinds a word typed for a kind may stand for: `deployments` → deployments, deployment. */
+export function kindWords(typed: string): string[] {
+  const word = typed.toLowerCase();
+  return [...new Set([word, word.replace(/es$/, ''), word.replace(/s$/, '')])];
+}
+
 /** Output file names for the object: `<kind>[.<group>]_<name>.yaml` and the binding `<name>-<kind>.yaml`. */
 function fileMatcher(query: HistoryQuery): { manifest: (file: string) => boolean; binding: (file: string) => boolean } {
-  const word = query.kind.toLowerCase();
-  const kinds = [...new Set([word, word.replace(/es$/, ''), word.replace(/s$/, '')])];
+  const kinds = kindWords(query.kind);
   const name = query.name.replaceAll(':', '.').toLowerCase();
   return {
     manifest: (file) =>

@@ -1,6 +1,8 @@
 import { parseRefKey } from '../api/kinds.ts';
 import { readTemplateSource } from '../audits/readTemplateUnit.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
+import { explainMissingHistory } from '../audits/explainMissingHistory.ts';
+import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { renderHistoryTable } from '../audits/renderHistoryTable.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -59,27 +61,29 @@ export async function historyCommand(
     opts.out(renderHistoryTable(history));
   }
   if (history.length === 0) {
-    // Without -n the default namespace is read, as kubectl reads it: say where else the name is, if anywhere.
-    const elsewhere = opts.namespace === undefined ? await namespacesHolding(repo, opts.outputRef, kind, name) : [];
     opts.err(
-      `flotilla: ${opts.target}${opts.namespace ? ` in namespace ${opts.namespace}` : ''}${opts.cluster ? ` on ${opts.cluster}` : ''} never appears on ${opts.outputRef.replace('refs/heads/', '')}` +
-        `${elsewhere.length > 0 ? ` in namespace default; it is rendered in ${elsewhere.join(', ')}: pass -n` : ''}\n`,
+      explainMissingHistory(
+        {
+          kind,
+          name,
+          typed: opts.target,
+          branch: opts.outputRef.replace('refs/heads/', ''),
+          ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
+          ...(opts.cluster !== undefined ? { cluster: opts.cluster } : {}),
+        },
+        await headTemplates(repo, opts.outputRef),
+      ),
     );
     return 1;
   }
   return 0;
 }
 
-/** The namespaces whose templates of this kind and name the output branch's head renders, sorted. */
-async function namespacesHolding(repo: GitRepo, outputRef: string, kind: string, name: string): Promise<string[]> {
+/** Every template the output branch's head indexes, with its placement. */
+async function headTemplates(repo: GitRepo, outputRef: string): Promise<[string, IndexEntry][]> {
   const head = await readRef(repo, outputRef);
   const index = head ? await openOutputIndex(repo, (await readCommitInfo(repo, head)).tree) : null;
   if (!index) return [];
   await index.loadAll();
-  const namespaces = new Set<string>();
-  for (const [key] of index.templatesWhere((line) => line.includes(`/${kind}/`) && line.includes(`/${name}"`))) {
-    const ref = parseRefKey(key);
-    if (ref.kind === kind && ref.name === name && ref.namespace !== '') namespaces.add(ref.namespace);
-  }
-  return [...namespaces].sort();
+  return index.templates();
 }

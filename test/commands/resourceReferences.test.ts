@@ -107,13 +107,13 @@ spec:
   assert.match(one.stdout, 'Deployment shop/api (apps/v1)');
   const web = flotilla('explain', 'deploy/web', '--repo', r.dir);
   assert.is(web.status, 0, web.stderr);
-  // history reads the default namespace without -n, as kubectl does, and says where else the name is rendered.
+  // history reads the default namespace without -n, as kubectl does, and says where else the name is, and placed.
   assert.is(flotilla('render', '--repo', r.dir).status, 0);
   const history = flotilla('history', 'deploy/api', '--repo', r.dir);
   assert.is(history.status, 1, history.stdout);
   assert.match(
     history.stderr,
-    'never appears on flotilla/rendered in namespace default; it is rendered in blog, shop: pass -n',
+    'deploy/api never appears on flotilla/rendered: no template of that name is in namespace default; it is a template in namespace blog (placed on member1) and namespace shop (placed on member1); fix: pass -n with one of blog, shop',
   );
   const inShop = flotilla('history', 'deploy/api', '-n', 'shop', '--repo', r.dir);
   assert.is(inShop.status, 0, inShop.stderr);
@@ -142,6 +142,41 @@ test('history deploy/web is the history of deployment/web', () => {
   const short = flotilla('history', 'deploy/web', '--repo', r.dir, '-o', 'json');
   assert.is(short.status, 0, short.stderr);
   assert.is(short.stdout, long.stdout);
+});
+
+test('history of a template no policy places says so, as explain does, and names the fix, not another namespace', () => {
+  const r = makeConfigRepoWith(
+    repos,
+    { ...FILES, 'apps/db.yaml': FILES['apps/web.yaml'].split('---')[0]!.replaceAll('web', 'db') },
+    'db',
+  );
+  assert.is(flotilla('render', '--repo', r.dir).status, 0);
+  const explain = flotilla('explain', 'deploy/db', '--repo', r.dir);
+  assert.match(
+    explain.stdout,
+    'why: no PropagationPolicy in namespace default or ClusterPropagationPolicy selects Deployment default/db',
+  );
+  for (const args of [[], ['-n', 'default'], ['--cluster', 'member1']]) {
+    const history = flotilla('history', 'deploy/db', ...args, '--repo', r.dir);
+    assert.is(history.status, 1, history.stdout);
+    assert.match(
+      history.stderr,
+      'never appears on flotilla/rendered: Deployment default/db (apps/db.yaml) is a template, but no PropagationPolicy in namespace default or ClusterPropagationPolicy selects it, so no cluster gets it; fix: add a policy whose resourceSelectors match it',
+    );
+    assert.not.match(history.stderr, 'pass -n');
+  }
+  const elsewhere = flotilla('history', 'deploy/db', '-n', 'shop', '--repo', r.dir);
+  assert.match(
+    elsewhere.stderr,
+    'deploy/db in namespace shop never appears on flotilla/rendered: no template of that name is in namespace shop; it is a template in namespace default (placed on no cluster); fix: pass -n default',
+  );
+  const otherCluster = flotilla('history', 'deploy/web', '--cluster', 'member2', '--repo', r.dir);
+  assert.match(
+    otherCluster.stderr,
+    'Deployment default/web (apps/web.yaml) is placed by PropagationPolicy default/web on member1, not on member2; fix: name one of those with --cluster',
+  );
+  const typo = flotilla('history', 'deploy/wbe', '--repo', r.dir);
+  assert.match(typo.stderr, 'its newest render holds no template of that kind and name; did you mean deploy/web?');
 });
 
 test.run();
