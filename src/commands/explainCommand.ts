@@ -6,7 +6,6 @@ import { openRepo } from '../commits/openRepo.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { readExplanations } from '../views/readExplanations.ts';
 import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
-import { sourceTooLargeToRead } from '../outputs/sourceLimits.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { parseResourceWords } from './getCommand.ts';
@@ -32,13 +31,7 @@ export async function explainCommand(
     now: new Date(),
   }).catch((err: unknown) => {
     // Explain renders in memory and writes nothing: it says that it cannot read the commit, not what a render keeps.
-    throw err instanceof SourceTooLargeError
-      ? new SourceTooLargeError(
-          sourceTooLargeToRead(err.source, err.walk, 'flotilla explain', true),
-          err.source,
-          err.walk,
-        )
-      : err;
+    throw err instanceof SourceTooLargeError ? err.readBy('flotilla explain') : err;
   });
   const { type, name } = parseResourceWords(
     opts.words,

@@ -6,6 +6,7 @@ import { formatProblem, type Problem } from '../errors/problem.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { renderRevision } from '../outputs/renderRevision.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { indexFiles } from '../branches/rendered/outputIndex.ts';
 import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
@@ -53,7 +54,10 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
     undefined,
     undefined,
     opts.limits,
-  );
+  ).catch((err: unknown) => {
+    // A folder is not the rendered branch: nothing there is kept for the clusters, and nothing was written to it.
+    throw err instanceof SourceTooLargeError ? err.readBy('flotilla render', `and wrote nothing to ${outDir}`) : err;
+  });
   for (const [p, text] of [...output.edits, ...indexFiles(index)]) {
     const target = path.join(outDir, p);
     if (text === null) await rm(target, { force: true });

@@ -43,10 +43,10 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
     undefined,
     opts.limits,
   ).catch((err: unknown) => {
-    if (err instanceof SourceTooLargeError) return err;
+    if (err instanceof SourceTooLargeError) return err.readBy('flotilla validate');
     throw err;
   });
-  // A tree too large to walk is all there is to say: a render holds the commit whole.
+  // A tree too large to walk is all there is to say: validate reads nothing of it, as a render holds it whole.
   if (snapshot instanceof SourceTooLargeError)
     return report(opts, await resolveRev(repo, rev), revision, [snapshot.problem], () => 'a tree too large to read');
   const { sha, model, output } = snapshot;

@@ -1,5 +1,6 @@
 import type { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import type { Problem } from '../errors/problem.ts';
+import { sourceTooLargeToRead } from './sourceLimits.ts';
 
 /**
  * A source commit whose tree is past its walk's bound (sourceTreeEntries), for what reads one commit whole (validate,
@@ -18,5 +19,17 @@ export class SourceTooLargeError extends Error {
     this.problem = problem;
     this.source = source;
     this.walk = walk;
+  }
+
+  /**
+   * The same commit as a command that writes no rendered branch says it (validate, explain, plan, render --out-dir):
+   * that it cannot read it, not what the clusters keep. `after`: what that leaves undone, when worth saying.
+   */
+  readBy(command: string, after?: string): SourceTooLargeError {
+    return new SourceTooLargeError(
+      sourceTooLargeToRead(this.source, this.walk, command, true, after),
+      this.source,
+      this.walk,
+    );
   }
 }

@@ -75,11 +75,17 @@ export function sourceTooLarge(source: string, err: TreeTooLargeError, lastGood?
  * says that this read stopped, not what the clusters keep. `flag`: whether the command takes --max-source-files;
  * one that does not reads within the default's bound, and says so.
  */
-export function sourceTooLargeToRead(source: string, err: TreeTooLargeError, command: string, flag: boolean): Problem {
+export function sourceTooLargeToRead(
+  source: string,
+  err: TreeTooLargeError,
+  command: string,
+  flag: boolean,
+  after?: string,
+): Problem {
   const raise = flag
     ? raiseFlag(err)
     : `know that ${command} reads at most ${err.data.limit} of them, as a render with the default --max-source-files (${DEFAULT_SOURCE_LIMITS.maxFiles}) does: run, render and sync read more with a larger one`;
-  return tooLarge(source, err, `${command} cannot read it`, raise);
+  return tooLarge(source, err, `${command} cannot read it${after ? `, ${after}` : ''}`, raise);
 }
 
 function raiseFlag(err: TreeTooLargeError): string {
