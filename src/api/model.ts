@@ -26,6 +26,8 @@ export interface Template {
   origin?: SourceSpan;
   /** For an object of a packed subchart (`origin` at its archive): the template in the archive, as helm names it there. */
   originInArchive?: string;
+  /** With originInArchive: the object's line in that template. */
+  originArchiveLine?: number;
   /**
    * Set when Helm or Kustomize units with a clusterAffinity in their flotilla-unit.yaml (scoped units) output it: one
    * variant per unit, in the order of their marker files, their scopes selecting disjoint sets of the registered
@@ -47,6 +49,7 @@ export interface TemplateVariant {
   fieldSources?: Record<string, SourceSpan>;
   origin?: SourceSpan;
   originInArchive?: string;
+  originArchiveLine?: number;
 }
 
 /** A folder rendered by Helm or Kustomize (units/): what plan, explain, history and blame name as the source. */
@@ -79,6 +82,7 @@ export interface FileObjects {
     fieldSources?: Record<string, SourceSpan>;
     origin?: SourceSpan;
     originInArchive?: string;
+    originArchiveLine?: number;
   }[];
   /** Set when the "file" is a Helm or Kustomize unit (file = its marker): its templates are the tool's output. */
   unit?: UnitOrigin;

@@ -3,6 +3,7 @@
 // assign sequence over the cluster snapshot, and the result is written back to the binding (spec.clusters, the
 // applied-placement annotation, the Scheduled condition). A WorkloadRebalancer request not yet observed schedules
 // in fresh mode.
+import { atTemplate } from '../api/templatePlace.ts';
 import type { GracefulEvictionTask, ResourceBinding, TargetCluster } from '../api/binding.ts';
 import { placementJson } from './placementJson.ts';
 import type { Cluster } from '../api/cluster.ts';
@@ -98,10 +99,12 @@ export function scheduleBinding(
     ...(failed
       ? {
           problem: {
-            ...(template.origin ?? template.source),
+            ...atTemplate(
+              template,
+              `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}${result.detail ? ` (${result.detail})` : ''}`,
+            ),
             code: result.status === 'NoClusterFit' ? 'NO_CLUSTER_FITS' : 'UNSCHEDULABLE',
             severity: 'warning',
-            message: `${describeRef(template.ref)} (${describePolicy(policy)}): ${result.message}${result.detail ? ` (${result.detail})` : ''}`,
             fix:
               result.status === 'NoClusterFit'
                 ? `widen the placement of ${describePolicy(policy)} (clusterAffinity, clusterTolerations) or register a matching cluster under clusters/`

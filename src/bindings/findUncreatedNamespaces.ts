@@ -1,3 +1,4 @@
+import { atTemplate } from '../api/templatePlace.ts';
 import { refKey } from '../api/kinds.ts';
 import type { ConfigModel, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -22,10 +23,12 @@ export function findUncreatedNamespaces(model: ConfigModel): Problem[] {
   return [...first]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([ns, t]) => ({
-      ...(t.origin ?? t.source),
+      ...atTemplate(
+        t,
+        `namespace ${ns} holds placed objects (${t.ref.kind} ${ns}/${t.ref.name} first), but no Namespace in this commit creates it: a member without it refuses them, and Karmada would refuse them at its API server`,
+      ),
       code: 'NAMESPACE_NOT_IN_COMMIT' as const,
       severity: 'warning' as const,
-      message: `namespace ${ns} holds placed objects (${t.ref.kind} ${ns}/${t.ref.name} first), but no Namespace in this commit creates it: a member without it refuses them, and Karmada would refuse them at its API server`,
       fix: `add a Namespace ${ns} (apiVersion: v1, kind: Namespace, metadata.name: ${ns}) to the commit, or make sure every member has it before this is applied`,
     }));
 }

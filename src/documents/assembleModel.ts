@@ -104,6 +104,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
         ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
         ...(t.origin ? { origin: t.origin } : {}),
         ...(t.originInArchive ? { originInArchive: t.originInArchive } : {}),
+        ...(t.originArchiveLine ? { originArchiveLine: t.originArchiveLine } : {}),
       };
       const key = refKey(ref);
       const first = claim(ref, t.source, f.unit !== undefined, scope !== undefined);
@@ -117,6 +118,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
         ...(t.fieldSources ? { fieldSources: t.fieldSources } : {}),
         ...(t.origin ? { origin: t.origin } : {}),
         ...(t.originInArchive ? { originInArchive: t.originInArchive } : {}),
+        ...(t.originArchiveLine ? { originArchiveLine: t.originArchiveLine } : {}),
       };
       model.templates.set(key, template);
     }

@@ -29,7 +29,7 @@ export function templateOn(template: Template, cluster: Cluster): Template {
 
 /** The template with the variant's fields in place of its own (pure). */
 export function withVariant(template: Template, v: TemplateVariant): Template {
-  const { fieldSources: _f, origin: _o, originInArchive: _a, ...rest } = template;
+  const { fieldSources: _f, origin: _o, originInArchive: _a, originArchiveLine: _l, ...rest } = template;
   return {
     ...rest,
     labels: v.labels,
@@ -38,6 +38,7 @@ export function withVariant(template: Template, v: TemplateVariant): Template {
     ...(v.fieldSources ? { fieldSources: v.fieldSources } : {}),
     ...(v.origin ? { origin: v.origin } : {}),
     ...(v.originInArchive ? { originInArchive: v.originInArchive } : {}),
+    ...(v.originArchiveLine ? { originArchiveLine: v.originArchiveLine } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // Changes an operator must look at twice before merging: what grants cluster-wide power, what reaches into the
 // members' own system namespaces, what takes over objects that already exist on a member, and Secrets. None of them
 // is wrong in itself, so they are warnings in validate and a section of plan's summary, never errors.
+import { atTemplate } from '../api/templatePlace.ts';
 import { describeRef, groupOf, type ObjectRef } from '../api/kinds.ts';
 import { isSkippedNamespace, skipReason } from '../bindings/matchPolicy.ts';
 import type { ConfigModel } from '../api/model.ts';
@@ -53,10 +54,9 @@ export function lookTwiceProblems(model: Pick<ConfigModel, 'templates' | 'propag
     problems.push({
       // A unit's object at the file its tool named (the chart's template, the kustomization's resource), not the
       // unit's marker: that is what the reviewer opens.
-      ...(t.origin ?? t.source),
+      ...atTemplate(t, `${describeRef(t.ref)}: ${reasons.join('; ')}`),
       code: 'LOOK_TWICE',
       severity: 'warning',
-      message: `${describeRef(t.ref)}: ${reasons.join('; ')}`,
       fix: dropped
         ? `nothing to fix if the members have it already; otherwise move it out of ${t.ref.namespace || t.ref.name} (a chart's or kustomization's namespace setting), or create it on each member, as the objects that rely on it will not find it there`
         : 'nothing to fix if intended; a reviewer should check who gains what on every cluster it reaches',

@@ -137,7 +137,9 @@ export function parseUnitOutput(
         ref,
         source: { file: unit.marker, line: 1, column: 1 },
         origin,
-        ...(chunk.inArchive ? { originInArchive: chunk.inArchive } : {}),
+        ...(chunk.inArchive
+          ? { originInArchive: chunk.inArchive, originArchiveLine: t.source.line + chunk.firstLine - 1 }
+          : {}),
       });
     }
   }

@@ -1,3 +1,4 @@
+import { atTemplate } from '../api/templatePlace.ts';
 import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
 import { BundledInterpreterError } from '../interpreters/thirdParty/thirdPartyInterpreter.ts';
 import { workClusters, type ResourceBinding, type TargetCluster } from '../api/binding.ts';
@@ -353,10 +354,12 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     out.indexChanges.set(key, p.entry);
     if (attached.policyConflict)
       out.problems.push({
-        ...(p.template.origin ?? p.template.source),
+        ...atTemplate(
+          p.template,
+          `${describeRef(p.template.ref)} is a dependency of ${attached.requiredBy.map((k) => describeRef(parseRefKey(k))).join(', ')}, whose policies disagree. ${attached.policyConflict} Its binding takes Overwrite and preserving on deletion from any parent that has them, as Karmada's does`,
+        ),
         code: 'DEPENDENCY_POLICY_CONFLICT',
         severity: 'warning',
-        message: `${describeRef(p.template.ref)} is a dependency of ${attached.requiredBy.map((k) => describeRef(parseRefKey(k))).join(', ')}, whose policies disagree. ${attached.policyConflict} Its binding takes Overwrite and preserving on deletion from any parent that has them, as Karmada's does`,
         fix: "give the parents' policies the same conflictResolution and preserveResourcesOnDeletion, or give the dependency a policy of its own",
       });
   }
@@ -482,10 +485,12 @@ function held(
       held: `${orphaned.policy} ${orphaned.remains ? 'no longer selects it' : 'was deleted'}: its last output is kept`,
     });
     problems.push({
-      ...(template.origin ?? template.source),
+      ...atTemplate(
+        template,
+        `${describeRef(template.ref)} was placed by ${orphaned.policy}, which ${why}; it keeps running where it ran and is no longer updated`,
+      ),
       code: 'POLICY_REMOVED',
       severity: 'warning',
-      message: `${describeRef(template.ref)} was placed by ${orphaned.policy}, which ${why}; it keeps running where it ran and is no longer updated`,
       fix: orphaned.remains
         ? `make ${orphaned.policy} (or another policy) select it to manage it again, or delete the template to remove it from the clusters`
         : 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
@@ -524,10 +529,12 @@ function holdForName(key: string, template: Template, refused: RefusedName, out:
     held: `Karmada's API server refuses its ${refused.object} name ${refused.name}: its last output is kept`,
   });
   out.problems.push({
-    ...(template.origin ?? template.source),
+    ...atTemplate(
+      template,
+      `${describeRef(template.ref)}: Karmada names its ${refused.object} ${JSON.stringify(refused.name)}, which its API server refuses: ${refused.why}. Nothing is propagated`,
+    ),
     code: 'INVALID_NAME',
     severity: 'error',
-    message: `${describeRef(template.ref)}: Karmada names its ${refused.object} ${JSON.stringify(refused.name)}, which its API server refuses: ${refused.why}. Nothing is propagated`,
     fix: refused.fix,
   });
 }
@@ -547,17 +554,21 @@ function hookFailed(template: Template, err: LuaHookError, kept: string): Proble
   const kind = `${template.ref.apiVersion} ${template.ref.kind}`;
   if (err instanceof BundledInterpreterError)
     return {
-      ...(template.origin ?? template.source),
+      ...atTemplate(
+        template,
+        `${describeRef(template.ref)}: ${err.fn ?? 'an operation'} of the interpreter Karmada bundles for ${kind} failed: ${err.message}; ${kept}`,
+      ),
       code: 'INTERPRETER_FAILED',
       severity: 'error',
-      message: `${describeRef(template.ref)}: ${err.fn ?? 'an operation'} of the interpreter Karmada bundles for ${kind} failed: ${err.message}; ${kept}`,
       fix: `give the template what Karmada's interpreter for ${kind} reads (for a workload, spec.replicas and a pod template), or replace that operation with your own ResourceInterpreterCustomization`,
     };
   return {
-    ...(template.origin ?? template.source),
+    ...atTemplate(
+      template,
+      `${describeRef(template.ref)}: the ${err.fn ?? 'Lua'} hook of its ResourceInterpreterCustomization failed: ${err.message}; ${kept}`,
+    ),
     code: 'INTERPRETER_FAILED',
     severity: 'error',
-    message: `${describeRef(template.ref)}: the ${err.fn ?? 'Lua'} hook of its ResourceInterpreterCustomization failed: ${err.message}; ${kept}`,
     fix: `fix the script of ${kind} (spec.customizations luaScript), or the template if the script is right to refuse it`,
   };
 }
@@ -630,12 +641,14 @@ function waitForPolicy(
   if (!('missing' in waitsFor)) {
     const unnamed = waitsFor.priorityClass === '';
     out.problems.push({
-      ...(p.template.origin ?? p.template.source),
+      ...atTemplate(
+        p.template,
+        unnamed
+          ? `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} has spec.schedulePriority with an empty priorityClassName, and Karmada's detector, finding no PriorityClass of that name, builds no binding; its last output is kept`
+          : `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} gives its bindings the priority of the PriorityClass ${waitsFor.priorityClass}, which the commit does not have; its last output is kept`,
+      ),
       code: 'PRIORITY_CLASS_MISSING',
       severity: 'error',
-      message: unnamed
-        ? `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} has spec.schedulePriority with an empty priorityClassName, and Karmada's detector, finding no PriorityClass of that name, builds no binding; its last output is kept`
-        : `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} gives its bindings the priority of the PriorityClass ${waitsFor.priorityClass}, which the commit does not have; its last output is kept`,
       fix: unnamed
         ? `set spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)} to a PriorityClass in the repository, or remove spec.schedulePriority`
         : `add the PriorityClass ${waitsFor.priorityClass} (apiVersion scheduling.k8s.io/v1) to the repository, or change spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)}`,
@@ -647,10 +660,12 @@ function waitForPolicy(
   const where = policy.object.kind === 'PropagationPolicy' ? ` in namespace ${policy.object.metadata.namespace}` : '';
   const names = missing.join(', ');
   out.problems.push({
-    ...p.template.source,
+    ...atTemplate(
+      p.template,
+      `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} depends on the ${kind} ${names}${where}, which the commit does not have`,
+    ),
     code: 'DEPENDENT_OVERRIDES_MISSING',
     severity: 'warning',
-    message: `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} depends on the ${kind} ${names}${where}, which the commit does not have`,
     fix: `add the ${kind} ${names}${where}, or remove ${missing.length > 1 ? 'them' : 'it'} from spec.dependentOverrides of ${describePolicy(policy.object)}`,
   });
 }
@@ -755,10 +770,12 @@ function writeWorks<F>(
         held: `its output would take this render past ${maxOutputBytes} bytes: its last output is kept`,
       });
       problems.push({
-        ...p.template.source,
+        ...atTemplate(
+          p.template,
+          `${describeRef(ref)} renders to more than ${formatMiB(maxOutputBytes - outputBytes)} for ${p.clusters.length} cluster(s), past the ${formatMiB(maxOutputBytes)} a commit may render; its last output is kept`,
+        ),
         code: 'COMMIT_TOO_LARGE',
         severity: 'error',
-        message: `${describeRef(ref)} renders to more than ${formatMiB(maxOutputBytes - outputBytes)} for ${p.clusters.length} cluster(s), past the ${formatMiB(maxOutputBytes)} a commit may render; its last output is kept`,
         fix: `make the template smaller, or place it on fewer clusters; for a fleet this large, raise --max-output-bytes (now ${maxOutputBytes}) on flotilla run, render and sync`,
       });
       continue;

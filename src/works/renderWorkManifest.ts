@@ -1,5 +1,6 @@
 // Karmada's binding controller for one member cluster (pkg/controllers/binding/common.go: ensureWork): the manifest
 // of the Work a binding makes for that cluster.
+import { atTemplate } from '../api/templatePlace.ts';
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { describeRef, refKey } from '../api/kinds.ts';
@@ -107,10 +108,12 @@ export function renderWorkManifest(
       manifest: undefined,
       problems: [
         {
-          ...(p.template.origin ?? p.template.source),
+          ...atTemplate(
+            p.template,
+            `${overridden.policy.kind} ${overridden.policy.namespace ? `${overridden.policy.namespace}/` : ''}${overridden.policy.name} rule ${overridden.ruleIndex} (${overridden.overrider}) failed on ${describeRef(ref)} for cluster ${target.name}: ${overridden.message}`,
+          ),
           code: 'OVERRIDE_FAILED',
           severity: 'error',
-          message: `${overridden.policy.kind} ${overridden.policy.namespace ? `${overridden.policy.namespace}/` : ''}${overridden.policy.name} rule ${overridden.ruleIndex} (${overridden.overrider}) failed on ${describeRef(ref)} for cluster ${target.name}: ${overridden.message}`,
           fix: `correct the ${overridden.overrider} of that rule; until then ${target.name} keeps its previous ${ref.kind}`,
         },
       ],
@@ -136,10 +139,12 @@ export function renderWorkManifest(
       problems: [
         ...problems,
         {
-          ...(p.template.origin ?? p.template.source),
+          ...atTemplate(
+            p.template,
+            `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
+          ),
           code: 'OVERRIDE_FAILED',
           severity: 'error',
-          message: `${describeRef(ref)} would reach ${target.name} as another object (${describeIdentityChanges(changed)}); the template's identity is kept by refusing the manifest`,
           fix: `remove what changes ${changed.map((c) => c.field).join(' and ')} (a retain or replica customization); until then ${target.name} keeps its previous ${ref.kind}`,
         },
       ],

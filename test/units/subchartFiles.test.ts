@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { subchartFileResolver } from '../../src/units/subchartPaths.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook, packedChart } from './unitFixtures.ts';
 
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
@@ -204,6 +206,46 @@ test("a cached render reads a packed subchart's archive once per blob id, not ag
     ],
   );
   assert.equal(again.model.problems, first.model.problems);
+});
+
+test("problems found after a packed subchart's objects render name the template and line inside the archive, as the render's own do", () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'app/Chart.yaml': withDependencies('  - {name: db, version: 0.1.0}\n').replace('helm-guestbook', 'app'),
+      'app/values.yaml': '{}\n',
+      'policies/config.yaml': `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: config}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
+  placement: {clusterAffinity: {clusterNames: [member9]}}
+`,
+    },
+    'app',
+  );
+  mkdirSync(path.join(r.dir, 'app/charts'));
+  writeFileSync(
+    path.join(r.dir, 'app/charts/db-0.1.0.tgz'),
+    packedChart('db', {
+      'Chart.yaml': 'apiVersion: v2\nname: db\nversion: 0.1.0\n',
+      'templates/db.yaml':
+        '# the database settings\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\n  namespace: store\ndata: {a: b}\n',
+    }),
+  );
+  r.commit({}, 'db, packed');
+  const res = spawnSync(process.execPath, [BIN, 'validate', '--repo', r.dir], { encoding: 'utf8' });
+  assert.is(res.status, 0, res.stderr);
+  // The namespace check (bindings) and the scheduler (assignments) run after the unit rendered.
+  assert.match(
+    res.stdout,
+    'app/charts/db-0.1.0.tgz:1:1  warning  NAMESPACE_NOT_IN_COMMIT  templates/db.yaml:3 in app/charts/db-0.1.0.tgz: namespace store holds placed objects (ConfigMap store/db first)',
+  );
+  assert.match(
+    res.stdout,
+    'app/charts/db-0.1.0.tgz:1:1  warning  NO_CLUSTER_FITS  templates/db.yaml:3 in app/charts/db-0.1.0.tgz: ConfigMap store/db (ClusterPropagationPolicy config): ',
+  );
 });
 
 test.run();
