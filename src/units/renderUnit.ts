@@ -40,7 +40,7 @@ import { subchartFileResolver, type ChartPlace } from './subchartPaths.ts';
 import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFiles.ts';
 
 /**
- * Bump when the tool is run another way (its flags, its environment) or a run's warnings are worked out another way,
+ * Bump when the tool is run another way (its flags, its environment) or a run's warnings or failure are worked out another way,
  * so outputs cached before are not reused.
  */
 const RUN_RECIPE = 17;

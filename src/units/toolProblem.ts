@@ -36,8 +36,10 @@ export function toolProblem(
 ): Problem {
   // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
   // holds it already, and left in, it pushed the cause out of the message.
-  const text = stderr
+  const text = errorFirst(stderr)
     .replace(/^Error: /m, '')
+    // helm's advice to its own user: Flotilla runs helm, and takes no such flag.
+    .replace(/^Use --debug flag to render out invalid YAML$/m, '')
     .replace(/ with config: `[^`]*`/g, '')
     .trim();
   const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
@@ -133,6 +135,16 @@ export function toolProblem(
         : `correct ${shown ?? (file === unit.marker ? `the ${unit.tool === 'helm' ? 'chart' : 'kustomization'}` : file)}`
     } and commit; until then the unit's last good output is kept`,
   };
+}
+
+/**
+ * The tool's error before the warnings it logged while loading (helm's `load.go:120: Warning: …` for a v2 chart with a
+ * requirements.yaml): what failed is what the message leads with, the warnings after it. Pure.
+ */
+function errorFirst(stderr: string): string {
+  const lines = stderr.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Error: '));
+  return at <= 0 ? stderr : [...lines.slice(at), ...lines.slice(0, at)].join('\n');
 }
 
 /**

@@ -1,9 +1,18 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SourceUnit } from '../../src/units/detectUnits.ts';
 import { toolProblem } from '../../src/units/toolProblem.ts';
 import type { ToolBinary } from '../../src/units/unitTools.ts';
 import { DEFAULT_TOOL_LIMITS, runTool } from '../../src/units/runTool.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
 
 const HELM: ToolBinary = { tool: 'helm', file: '/bin/helm', prefix: [], version: 'helm v3.17.2' };
 const CHART: SourceUnit = {
@@ -233,6 +242,27 @@ test("a schema's URL that a render cannot fetch is placed at the line naming it"
   ]);
   const q = toolProblem(CHART, HELM, stderr, CHART_YAML, undefined, undefined, { texts: relative, valueFiles: [] });
   assert.equal([q.file, q.line], ['apps/blog/values.schema.json', 1]);
+});
+
+test("helm's error leads the message, the warnings it logged before it come after", () => {
+  // helm's loader logs `load.go:…: Warning: Dependencies are handled in Chart.yaml…` for a v2 chart with a
+  // requirements.yaml (its testdata chart frobnitz.v2.reqs), before its error.
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'web/requirements.yaml': 'dependencies: []\n',
+      'web/templates/host.yaml': '{{ fail "web needs a host" }}\n',
+    },
+    'web',
+  );
+  const res = spawnSync(process.execPath, [BIN, 'validate', '--repo', r.dir], { encoding: 'utf8' });
+  assert.is(res.status, 1, res.stderr);
+  assert.match(
+    res.stdout,
+    /^web\/templates\/host\.yaml:1:3  error  UNIT_FAILED  helm v[\d.]+ failed for web: execution error at \(web\/templates\/host\.yaml:1:3\): web needs a host load\.go:\d+: Warning: Dependencies are handled in Chart\.yaml since apiVersion "v2"/m,
+  );
 });
 
 test.run();
