@@ -44,7 +44,7 @@ import { validateImmutableFields } from '../resources/validateImmutableFields.ts
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import { parseFieldSelector } from '../selectors/parseFieldSelector.ts';
-import { convertFieldSelector, matchesFieldSet, selectableFieldSet } from '../selectors/selectableFields.ts';
+import { convertFieldSelector, matchesFieldSet, selectableFieldsOf } from '../selectors/selectableFields.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
 import {
   checkNoNewFinalizers,
@@ -232,8 +232,10 @@ function selectorFilter(
 ): (o: KubeObject) => boolean {
   const labels = parseLabelSelector(options.labelSelector);
   const fields = convertFieldSelector(rt, parseFieldSelector(options.fieldSelector));
-  return (o) =>
-    matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldSet(fields, selectableFieldSet(rt, o));
+  // Most lists and watches select by no field: no object's field set is built for them.
+  if (fields.length === 0) return (o) => matchesLabelRequirements(labels, o.metadata.labels);
+  const fieldSet = selectableFieldsOf(rt);
+  return (o) => matchesLabelRequirements(labels, o.metadata.labels) && matchesFieldSet(fields, fieldSet(o));
 }
 
 function withVersion(object: KubeObject, rt: ResourceType): KubeObject {

@@ -21,14 +21,14 @@ interface Conversion {
 }
 
 const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
-const at =
-  (path: string): Projection =>
-  (object) =>
-    text(path.split('.').reduce<any>((node, step) => node?.[step], object));
-const withDefault =
-  (path: string, zero: string): Projection =>
-  (object) =>
-    at(path)(object) || zero;
+const at = (path: string): Projection => {
+  const steps = path.split('.');
+  return (object) => text(steps.reduce<any>((node, step) => node?.[step], object));
+};
+const withDefault = (path: string, zero: string): Projection => {
+  const project = at(path);
+  return (object) => project(object) || zero;
+};
 
 const fieldLabelNotSupported = (label: string) => `field label not supported: ${label}`;
 
@@ -165,12 +165,18 @@ export function convertFieldSelector(rt: ResourceType, requirements: readonly Fi
   });
 }
 
-/** The fields an object of `rt` is selected by (its strategy's ToSelectableFields). */
-export function selectableFieldSet(rt: ResourceType, object: KubeObject): Record<string, string> {
-  const set: Record<string, string> = { 'metadata.name': text(object.metadata.name) };
-  if (rt.namespaced) set['metadata.namespace'] = text(object.metadata.namespace);
-  for (const [label, project] of Object.entries(conversionOf(rt).fields)) set[label] = project(object);
-  return set;
+/**
+ * The fields an object of `rt` is selected by (its strategy's ToSelectableFields): the kind's projections are looked
+ * up once, for every object a list or watch then matches.
+ */
+export function selectableFieldsOf(rt: ResourceType): (object: KubeObject) => Record<string, string> {
+  const projections = Object.entries(conversionOf(rt).fields);
+  return (object) => {
+    const set: Record<string, string> = { 'metadata.name': text(object.metadata.name) };
+    if (rt.namespaced) set['metadata.namespace'] = text(object.metadata.namespace);
+    for (const [label, project] of projections) set[label] = project(object);
+    return set;
+  };
 }
 
 /** Whether a field set satisfies converted requirements; a label the set lacks reads "" (fields.Set.Get). */
