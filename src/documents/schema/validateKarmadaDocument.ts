@@ -3,7 +3,7 @@
 // karmada-apiserver stores it (storedPolicy), as Karmada's validation sees it.
 import { KARMADA_KINDS, SCHEMAS } from './karmadaSchemas.ts';
 import type { KarmadaKind } from './karmadaSchemas.ts';
-import { validateAgainstSchema } from './validateAgainstSchema.ts';
+import { isPlainObject, validateAgainstSchema } from './validateAgainstSchema.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 import { validateKarmadaRules } from './validateKarmadaRules.ts';
 import type { KarmadaRuleOptions } from './validateKarmadaRules.ts';
@@ -29,12 +29,8 @@ export function validateKarmadaDocument(
   );
   // The schema already names an owner reference's missing uid: one problem, one message.
   const structuralPaths = new Set(structural.map((issue) => JSON.stringify(issue.path)));
-  const metadata = (isObject(value) ? validateMetadataRules(value) : []).filter(
+  const metadata = (isPlainObject(value) ? validateMetadataRules(value) : []).filter(
     (issue) => !structuralPaths.has(JSON.stringify(issue.path)),
   );
   return [...structural, ...metadata, ...validateKarmadaRules(kind, value, options), ...credentials];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
