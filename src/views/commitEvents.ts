@@ -8,8 +8,7 @@ import { printable, printTable } from './printTable.ts';
  */
 export function commitEvents(history: readonly CommitInfo[], now: Date): string[] {
   if (history.length === 0) return ['Events:', '  <none>'];
-  const table = printTable(
-    ['Type', 'Reason', 'Age', 'From', 'Message'],
+  return eventTableLines(
     history.map((h) => [
       'Normal',
       'Committed',
@@ -18,6 +17,14 @@ export function commitEvents(history: readonly CommitInfo[], now: Date): string[
       `${printable(h.message.split('\n')[0] ?? '')} (${h.oid.slice(0, 12)})`,
     ]),
   );
+}
+
+/**
+ * An Events section of these rows (Type, Reason, Age, From, Message), indented under its heading as kubectl describe
+ * prints it. Pure.
+ */
+export function eventTableLines(rows: readonly (readonly string[])[]): string[] {
+  const table = printTable(['Type', 'Reason', 'Age', 'From', 'Message'], rows);
   return [
     'Events:',
     ...table

@@ -6,7 +6,8 @@
 import type { AutoscalerDecisionFile } from '../branches/status/autoscalerDecisions.ts';
 import type { HpaCondition } from '../api/conditions.ts';
 import { humanDuration } from '../time/humanDuration.ts';
-import { printable, printTable } from './printTable.ts';
+import { printable } from './printTable.ts';
+import { eventTableLines } from './commitEvents.ts';
 
 /** One version of the decision file, as a status commit wrote it; `before` is the file in its parent (null: none). */
 export interface DecisionVersion {
@@ -85,8 +86,7 @@ export function federatedHpaEvents(versions: readonly DecisionVersion[]): FhpaEv
 /** The Events section: Type, Reason, Age, From, Message, as kubectl describe prints an object's events. Pure. */
 export function federatedHpaEventLines(events: readonly FhpaEvent[], now: Date): string[] {
   if (events.length === 0) return ['Events:            <none>'];
-  const table = printTable(
-    ['Type', 'Reason', 'Age', 'From', 'Message'],
+  return eventTableLines(
     events.map((e) => [
       e.type,
       e.reason,
@@ -95,11 +95,4 @@ export function federatedHpaEventLines(events: readonly FhpaEvent[], now: Date):
       printable(e.message),
     ]),
   );
-  return [
-    'Events:',
-    ...table
-      .trimEnd()
-      .split('\n')
-      .map((l) => `  ${l}`),
-  ];
 }
