@@ -1,3 +1,4 @@
+import { formatFloat64 } from '../yaml/goYamlV2.ts';
 import { kubectlJson } from './kubectlJson.ts';
 import { byBytes, stringifyJsonLikeGo } from '../patches/patchJsonText.ts';
 
@@ -415,16 +416,10 @@ export function valueText(value: Value): string {
   return String(value);
 }
 
-/**
- * fmt's %v of a float64: strconv's shortest 'g', which takes the exponent form from 1e6 up or under 1e-4 (with at
- * least two exponent digits).
- */
+/** fmt's %v of a float64: strconv's shortest 'g' (formatFloat64), and fmt's words for the infinities and NaN. */
 export function goFloatText(n: number): string {
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
-  const [mantissa, exponent] = n.toExponential().split('e') as [string, string];
-  const exp = Number(exponent);
-  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(n);
+  return formatFloat64(n);
 }
 
 function compactJson(value: Value): string {

@@ -1,5 +1,6 @@
 // How the VM turns a float into text. gopher-lua prints a number with Go's fmt (LNumber.String), Lua 5.4 with C's
 // "%.14g"; a hook's concatenations end up in manifests, so the VM is made to print floats as gopher-lua does.
+import { formatFloat64 } from '../../yaml/goYamlV2.ts';
 
 /** LNumber.String: an integral value int64 holds as an integer, any other with fmt's %v (shortest digits, %g style). */
 export function formatGoNumber(n: number): string {
@@ -8,12 +9,8 @@ export function formatGoNumber(n: number): string {
   if (Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63) return BigInt(n).toString();
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
-  // strconv's 'g' with the shortest digits switches to an exponent below 1e-4 or from 1e6 (eprec 6).
-  const [mantissa, exponentText] = n.toExponential().split('e') as [string, string];
-  const exponent = Number(exponentText);
-  if (exponent >= -4 && exponent < 6) return String(n);
-  const sign = exponent < 0 ? '-' : '+';
-  return `${mantissa}e${sign}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  // Not 0 (an integer): strconv's 'g' with the shortest digits.
+  return formatFloat64(n);
 }
 
 /** Where a patched wasm module asks the host to print a float. */
