@@ -8,6 +8,7 @@ import { printGetTable } from '../views/printTable.ts';
 import { kubectlJson } from '../printers/kubectlJson.ts';
 import { executeJsonPath, JsonPathExecutionError, JsonPathSyntaxError, parseJsonPath } from '../printers/jsonPath.ts';
 import { readFileSync } from 'node:fs';
+import { formatLabels } from '../labels/formatLabels.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
@@ -348,14 +349,10 @@ export function withLabelColumns(
         ? (listing.objects[i] as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels
         : undefined;
     const all = own ?? {};
-    const formatted = Object.keys(all)
-      .sort()
-      .map((k) => `${k}=${all[k]}`)
-      .join(',');
     return [
       ...row,
       ...labels.keys.map((key) => (Object.hasOwn(all, key) ? all[key]! : '')),
-      ...(labels.show ? [formatted || '<none>'] : []),
+      ...(labels.show ? [formatLabels(all)] : []),
     ];
   });
   return { headers, rows };
