@@ -98,6 +98,75 @@ export function pushValue(lua: LuaWasm, L: LuaState, value: unknown): void {
 // ---------------------------------------------------------------------------------------------------------------
 // Lua → JavaScript
 
+/** size_t cells lua_tolstring writes a length into, one per wasm module (every engine shares one). */
+const lengthCells = new WeakMap<object, number>();
+
+/**
+ * A Lua string by its length: wasmoon's lua_tolstring reads a C string, which ends at the first NUL, where
+ * gopher-lua's strings are Go strings that keep it. Must only be called on a string value: on a number it converts
+ * the stack slot in place.
+ */
+export function readString(lua: LuaWasm, L: LuaState, index: number): string {
+  const module = lua.module as unknown as {
+    _malloc(size: number): number;
+    _lua_tolstring(L: number, index: number, length: number): number;
+    HEAPU8: Uint8Array;
+    HEAPU32: Uint32Array;
+  };
+  let cell = lengthCells.get(module);
+  if (cell === undefined) {
+    cell = module._malloc(4);
+    lengthCells.set(module, cell);
+  }
+  const pointer = module._lua_tolstring(L, index, cell);
+  if (pointer === 0) return '';
+  const length = module.HEAPU32[cell >>> 2] as number;
+  return goUtf8Text(module.HEAPU8.subarray(pointer, pointer + length));
+}
+
+/**
+ * The text encoding/json writes for a Go string's bytes: well-formed UTF-8 as it is, and each byte that does not
+ * start a well-formed sequence as U+FFFD (utf8.DecodeRuneInString's RuneError of width 1), where TextDecoder would
+ * replace a truncated sequence with a single U+FFFD.
+ */
+export function goUtf8Text(bytes: Uint8Array): string {
+  let out = '';
+  let plainFrom = 0;
+  let i = 0;
+  const flush = (to: number) => {
+    if (to > plainFrom) out += Buffer.from(bytes.buffer, bytes.byteOffset + plainFrom, to - plainFrom).toString('utf8');
+  };
+  while (i < bytes.length) {
+    const width = utf8SequenceWidth(bytes, i);
+    if (width > 0) {
+      i += width;
+      continue;
+    }
+    flush(i);
+    out += '\uFFFD';
+    plainFrom = ++i;
+  }
+  flush(i);
+  return out;
+}
+
+/** The length of the well-formed UTF-8 sequence at `at` (Unicode's table 3-7, as Go's acceptRanges), or 0. */
+function utf8SequenceWidth(bytes: Uint8Array, at: number): number {
+  const b = bytes[at] as number;
+  if (b < 0x80) return 1;
+  const width = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+  if (width === 0 || at + width > bytes.length) return 0;
+  const second = bytes[at + 1] as number;
+  const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+  const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+  if (second < low || second > high) return 0;
+  for (let k = 2; k < width; k++) {
+    const next = bytes[at + k] as number;
+    if (next < 0x80 || next > 0xbf) return 0;
+  }
+  return width;
+}
+
 /** One value a hook returned, read off the stack before the stack is cleared. */
 export type LuaValue =
   | { type: 'nil' }
@@ -120,7 +189,7 @@ export function readValue(lua: LuaWasm, L: LuaState, index: number): LuaValue {
     case TYPE_NUMBER:
       return { type: 'number', value: readNumber(lua, L, index) };
     case TYPE_STRING:
-      return { type: 'string', value: lua.lua_tolstring(L, index, null) };
+      return { type: 'string', value: readString(lua, L, index) };
     case TYPE_TABLE:
       try {
         return { type: 'table', json: encodeValue(lua, L, index, new Set()) };
@@ -159,7 +228,7 @@ export function encodeValue(lua: LuaWasm, L: LuaState, index: number, visited: S
       return n === 0 ? 0 : n;
     }
     case TYPE_STRING:
-      return lua.lua_tolstring(L, index, null);
+      return readString(lua, L, index);
     case TYPE_TABLE:
       return encodeTable(lua, L, lua.lua_absindex(L, index), visited);
     default:
@@ -180,7 +249,7 @@ function encodeTable(lua: LuaWasm, L: LuaState, index: number, visited: Set<numb
   while (lua.lua_next(L, index) !== 0) {
     const keyType = lua.lua_type(L, -2);
     // lua_tolstring on a number key would turn it into a string in place and derail lua_next.
-    if (keyType === TYPE_STRING) byName.push([lua.lua_tolstring(L, -2, null), encodeValue(lua, L, -1, visited)]);
+    if (keyType === TYPE_STRING) byName.push([readString(lua, L, -2), encodeValue(lua, L, -1, visited)]);
     else if (keyType === TYPE_NUMBER) byNumber.push([readNumber(lua, L, -2), encodeValue(lua, L, -1, visited)]);
     else invalidKey = true;
     lua.lua_settop(L, -2);

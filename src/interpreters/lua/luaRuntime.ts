@@ -22,6 +22,7 @@ import {
   parseGoQuantity,
   pushString,
   pushValue,
+  readString,
   readValue,
   repairEmptyTables,
   ZERO_QUANTITY,
@@ -178,7 +179,7 @@ function checkTable(lua: LuaWasm, L: LuaState, n: number, fn: string): void {
 function checkString(lua: LuaWasm, L: LuaState, n: number, fn: string): string {
   const type = lua.lua_type(L, n);
   if (type !== TYPE_STRING && type !== TYPE_NUMBER) throw argTypeError(lua, L, n, fn, 'string');
-  return lua.lua_tolstring(L, n, null);
+  return type === TYPE_STRING ? readString(lua, L, n) : lua.lua_tolstring(L, n, null);
 }
 
 /** ConvertLuaResultInto(table, &corev1.PodTemplateSpec{}): the template's spec, {} when it has none. */
@@ -200,7 +201,7 @@ function quantityArg(lua: LuaWasm, L: LuaState, n: number, fn: string): GoQuanti
   const type = lua.lua_type(L, n);
   if (type === TYPE_NIL) return ZERO_QUANTITY;
   if (type !== TYPE_STRING) throw argTypeError(lua, L, n, fn, 'string');
-  return parseGoQuantity(lua.lua_tolstring(L, n, null));
+  return parseGoQuantity(readString(lua, L, n));
 }
 
 function registerNatives(lua: LuaWasm): Natives {
@@ -284,7 +285,7 @@ function registerNatives(lua: LuaWasm): Natives {
     }),
     getResourceQuantity: cFunction(lua, (L) => {
       if (lua.lua_gettop(L) !== 1) throw new Error('getResourceQuantity only accepts one argument');
-      const text = lua.lua_type(L, 1) === TYPE_STRING ? lua.lua_tolstring(L, 1, null) : '0';
+      const text = lua.lua_type(L, 1) === TYPE_STRING ? readString(lua, L, 1) : '0';
       const value = goQuantityNumber(quantityArg(lua, L, 1, 'getResourceQuantity'));
       if (value < 0) throw new Error(`int approximation unexpectedly returned a negative value: ${text}`);
       if (value === Number.POSITIVE_INFINITY)
@@ -1152,7 +1153,8 @@ function errorText(lua: LuaWasm, L: LuaState, status: number): string {
   if (timedOut) return 'context deadline exceeded';
   if (status === STATUS_MEMORY) return 'not enough memory';
   const type = lua.lua_type(L, -1);
-  if (type === TYPE_STRING || type === TYPE_NUMBER) return lua.lua_tolstring(L, -1, null);
+  if (type === TYPE_STRING) return readString(lua, L, -1);
+  if (type === TYPE_NUMBER) return lua.lua_tolstring(L, -1, null);
   return lua.luaL_tolstring(L, -1, null);
 }
 

@@ -267,4 +267,43 @@ end`;
   assert.equal(luaReflectStatus(reflect, {}), {});
 });
 
+test('strings a hook returns keep every byte, NUL included, and invalid UTF-8 reads as Go encodes it to JSON', () => {
+  const named = { ...deployment(1), metadata: { name: 'a\0b', namespace: 'foo' } };
+  const revised = luaReviseReplica(
+    `function ReviseReplica(o, n)
+  o.metadata.annotations = { nul = 'a\\0b', char = string.char(0), name = o.metadata.name, ['k\\0y'] = 'v',
+    invalid = '\\255\\226\\130x', surrogate = '\\237\\160\\128', cut = '\\240\\159\\152\\128\\240\\159' }
+  return o
+end`,
+    named,
+    2,
+  );
+  assert.equal((revised.metadata as Record<string, unknown>).annotations, {
+    nul: 'a\0b',
+    char: '\0',
+    name: 'a\0b',
+    'k\0y': 'v',
+    invalid: '\uFFFD\uFFFD\uFFFDx',
+    surrogate: '\uFFFD\uFFFD\uFFFD',
+    cut: '\u{1F600}\uFFFD\uFFFD',
+  });
+  assert.is((revised.metadata as Record<string, unknown>).name, 'a\0b');
+  const retained = luaRetain('function Retain(d, o) d.spec.note = o.metadata.name .. "\\0" return d end', named, named);
+  assert.is((retained.spec as Record<string, unknown>).note, 'a\0b\0');
+  const aggregated = luaAggregateStatus(
+    "function AggregateStatus(d, items) d.status = { s = 'x\\0' } return d end",
+    named,
+    [],
+  );
+  assert.equal(aggregated.status, { s: 'x\0' });
+  assert.equal(
+    luaGetDependencies(
+      "function GetDependencies(o) return { { apiVersion = 'v1', kind = 'ConfigMap', namespace = 'foo', name = 'c\\0m' } } end",
+      named,
+    ),
+    [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'foo', name: 'c\0m' }],
+  );
+  assert.throws(() => luaInterpretHealth("function InterpretHealth(o) error('bad\\0tail') end", named), /bad\0tail/);
+});
+
 test.run();
