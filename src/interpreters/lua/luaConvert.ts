@@ -107,6 +107,11 @@ const lengthCells = new WeakMap<object, number>();
  * the stack slot in place.
  */
 export function readString(lua: LuaWasm, L: LuaState, index: number): string {
+  return goUtf8Text(readBytes(lua, L, index));
+}
+
+/** The bytes of the string at index, a view into the VM's memory valid until the VM next runs. */
+export function readBytes(lua: LuaWasm, L: LuaState, index: number): Uint8Array {
   const module = lua.module as unknown as {
     _malloc(size: number): number;
     _lua_tolstring(L: number, index: number, length: number): number;
@@ -119,9 +124,27 @@ export function readString(lua: LuaWasm, L: LuaState, index: number): string {
     lengthCells.set(module, cell);
   }
   const pointer = module._lua_tolstring(L, index, cell);
-  if (pointer === 0) return '';
+  if (pointer === 0) return new Uint8Array(0);
   const length = module.HEAPU32[cell >>> 2] as number;
-  return goUtf8Text(module.HEAPU8.subarray(pointer, pointer + length));
+  return module.HEAPU8.subarray(pointer, pointer + length);
+}
+
+/** Pushes bytes as they are, where pushString would encode a JavaScript string as UTF-8. */
+export function pushBytes(lua: LuaWasm, L: LuaState, bytes: Uint8Array): void {
+  const module = lua.module as unknown as {
+    _malloc(size: number): number;
+    _free(p: number): void;
+    _lua_pushlstring(L: number, s: number, length: number): number;
+    HEAPU8: Uint8Array;
+  };
+  const pointer = module._malloc(Math.max(bytes.length, 1));
+  try {
+    module.HEAPU8.set(bytes, pointer);
+    // wasmoon's wrapper would decode the returned copy as UTF-8 text, complaining about any byte that is not.
+    module._lua_pushlstring(L, pointer, bytes.length);
+  } finally {
+    module._free(pointer);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
 // 5.1 script differently are bridged here.
 import { podDependencies } from '../podDependencies.ts';
 import { fiveFourOnlySyntax } from './luaFiveOneSyntax.ts';
+import { type GoFormatArg, luaStringFormat } from './goSprintf.ts';
 import { formatGoNumber, routeFloatTextToHost } from './luaNumberText.ts';
 import { LUA_REGISTRYINDEX, LuaEngine, LuaFactory, LuaLibraries, type LuaWasm } from 'wasmoon';
 import { replicaRequirements } from '../replicaRequirements.ts';
@@ -22,6 +23,8 @@ import {
   parseGoQuantity,
   pushString,
   pushValue,
+  pushBytes,
+  readBytes,
   readString,
   readValue,
   repairEmptyTables,
@@ -54,6 +57,7 @@ const MASK_COUNT = 8;
 const STATUS_OK = 0;
 const STATUS_MEMORY = 4;
 const TYPE_NIL = 0;
+const TYPE_BOOLEAN = 1;
 const TYPE_NUMBER = 3;
 const TYPE_STRING = 4;
 const TYPE_TABLE = 5;
@@ -204,6 +208,14 @@ function quantityArg(lua: LuaWasm, L: LuaState, n: number, fn: string): GoQuanti
   return parseGoQuantity(readString(lua, L, n));
 }
 
+/** The Go types gopher-lua's values have, which Sprintf names in its %!verb(type=value) texts. */
+const REFERENCE_GO_TYPES: Record<string, string> = {
+  table: '*lua.LTable',
+  function: '*lua.LFunction',
+  thread: '*lua.LState',
+  userdata: '*lua.LUserData',
+};
+
 function registerNatives(lua: LuaWasm): Natives {
   const hook = lua.module.addFunction((L: LuaState) => {
     if (Date.now() <= deadline) return;
@@ -281,6 +293,25 @@ function registerNatives(lua: LuaWasm): Natives {
       // A nil Go slice marshals to null, which decodes to nil.
       if (dependencies.length > 0) pushValue(lua, L, dependencies);
       else lua.lua_pushnil(L);
+      return 1;
+    }),
+    format: cFunction(lua, (L) => {
+      const latin1 = (n: number) => Buffer.from(readBytes(lua, L, n)).toString('latin1');
+      const args: GoFormatArg[] = [];
+      for (let n = 2, top = lua.lua_gettop(L); n <= top; n++) {
+        const type = lua.lua_type(L, n);
+        if (type === TYPE_NUMBER) args.push({ kind: 'number', value: lua.lua_tonumberx(L, n, null) });
+        else if (type === TYPE_STRING) args.push({ kind: 'string', bytes: latin1(n) });
+        else if (type === TYPE_BOOLEAN) args.push({ kind: 'boolean', value: lua.lua_toboolean(L, n) !== 0 });
+        else if (type === TYPE_NIL) args.push({ kind: 'nil' });
+        else {
+          const text = lua.luaL_tolstring(L, n, null);
+          lua.lua_settop(L, -2);
+          args.push({ kind: 'reference', goType: REFERENCE_GO_TYPES[luaTypeName(type)] ?? '*lua.LUserData', text });
+        }
+      }
+      const text = luaStringFormat(latin1(1), args);
+      pushBytes(lua, L, Buffer.from(text, 'latin1'));
       return 1;
     }),
     getResourceQuantity: cFunction(lua, (L) => {
@@ -893,50 +924,12 @@ local function refuse(name)
 end
 s.gsub, s.rep, s.dump = refuse('gsub'), refuse('rep'), refuse('dump')
 s.pack, s.packsize, s.unpack = nil, nil, nil
--- gopher-lua hands each number to Go's Sprintf as int64(n) for an integer conversion: a float is truncated, and one
--- int64 cannot hold (infinities, NaN, 2^63 and past) is math.MinInt64 on amd64, where Lua 5.4 refuses them. Go prints
--- %x and %o of a negative number as a sign and the magnitude (-ff), C as the two's complement.
-local integerConversions = { d = true, i = true, c = true, o = true, x = true, X = true }
-local unsignedConversions = { o = true, x = true, X = true }
-local function signedUnsigned(flags, width, precision, conversion, v)
-  local magnitude = v == minint and v or -v
-  local body = '-' .. sformat('%' .. (sfind(flags, '#', 1, true) and '#' or '') .. precision .. conversion, magnitude)
-  local w = tonum(width) or 0
-  if #body >= w then return body end
-  if sfind(flags, '-', 1, true) then return body .. srep(' ', w - #body) end
-  if sfind(flags, '0', 1, true) and precision == '' then return '-' .. srep('0', w - #body) .. ssub(body, 2) end
-  return srep(' ', w - #body) .. body
-end
+-- strFormat: the format and the values go to Go's fmt.Sprintf (goSprintf.ts), not C's printf.
+local nativeFormat = native.format
 s.format = function(fmt, ...)
+  checkStringArg('format', 1, fmt)
   checkLength(fmt)
-  local n = select('#', ...)
-  if type(fmt) ~= 'string' or n == 0 then return sformat(fmt, ...) end
-  local args = { ... }
-  local pieces, i, pos, from = {}, 0, 1, 1
-  while true do
-    local at = sfind(fmt, '%', pos, true)
-    if not at then break end
-    if ssub(fmt, at + 1, at + 1) == '%' then
-      pos = at + 2
-    else
-      local _, stop, flags, width, precision, conversion = sfind(fmt, '^([-+ #0]*)(%d*)(%.?%d*)(%a)', at + 1)
-      if not stop then break end
-      i = i + 1
-      local v = args[i]
-      if integerConversions[conversion] and mtype(v) == 'float' then
-        v = goInt64(v)
-        args[i] = v
-      end
-      if unsignedConversions[conversion] and mtype(v) == 'integer' and v < 0 then
-        pieces[#pieces + 1] = ssub(fmt, from, at - 1) .. '%s'
-        args[i] = signedUnsigned(flags, width, precision, conversion, v)
-        from = stop + 1
-      end
-      pos = stop + 1
-    end
-  end
-  pieces[#pieces + 1] = ssub(fmt, from)
-  return sformat(tconcat(pieces), tunpack(args, 1, n))
+  return nativeFormat(tostring(fmt), ...)
 end
 
 -- os: oslib_safe offers time and date only.

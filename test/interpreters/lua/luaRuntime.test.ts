@@ -264,6 +264,42 @@ test("string.format's integer conversions read a number as Go's int64 and print 
   );
 });
 
+test("string.format is Go's fmt.Sprintf over gopher-lua's values, as strFormat hands it the format", () => {
+  // Each expected text is what gopher-lua v1.1.1 returns for the same call.
+  const cases: [string, string][] = [
+    ["('%g', 1234567)", '1.234567e+06'],
+    ["('%g', 2^53)", '9.007199254740992e+15'],
+    ["('%.3g', 1234567)", '1.23e+06'],
+    ["('%f', 1/0)", '+Inf'],
+    ["('%05.1f', -1/0)", ' -Inf'],
+    ["('%+f', 0/0)", '+NaN'],
+    ["('%.0f', 2.5)", '2'],
+    ["('%.2f', 0.125)", '0.12'],
+    ["('%d %s', 1)", '1 %!s(MISSING)'],
+    ["('%u', 5)", '%!u(int64=5)'],
+    ["('%a', 5)", '%!a(int64=5)'],
+    ["('%t', 5.5)", '%!t(float64=5.5)'],
+    ["('%c', 200)", 'È'],
+    ["('%d', 'x')", '0'],
+    ["('%5d', '12')", '   12'],
+    ["('%d', true)", '%!d(lua.LBool=true)'],
+    ["('%d', nil)", '&{}'],
+    ["('%q', 'a\"b\\n\\0c\\255')", '"a\\"b\\n\\x00c\\xff"'],
+    ["('%q', 5)", '"5"'],
+    ["('%x', 'hi')", '6869'],
+    ["('%5s|%-5s|', '\u00e9', '\u00e9')", '    é|é    |'],
+    ["('%05s', 'ab')", '000ab'],
+    ["('%[2]d %[1]d', 1, 2)", '2 1'],
+    ["('%*d', 5, 1)", '%!(BADWIDTH)%!d(MISSING)'],
+    ["('%5', 1)", '%!(NOVERB)%!(EXTRA lua.LNumber=1)'],
+    ["('%U', 200)", 'U+00C8'],
+    ["('%s', 12345678901234567890)", '1.2345678901234567e+19'],
+    ['(12)', '12'],
+  ];
+  for (const [call, expected] of cases) assert.is(run(`return string.format${call}`), expected, call);
+  assert.throws(() => run('return string.format()'), /bad argument #1 to format \(string expected, got nil\)/);
+});
+
 test("table positions are gopher-lua's: truncated, and past either end an assignment or a no-op, never an error", () => {
   const inserted = run(`
     local r = {}
