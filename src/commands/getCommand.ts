@@ -9,6 +9,13 @@ import { kubectlJson } from '../printers/kubectlJson.ts';
 import { executeJsonPath, JsonPathExecutionError, JsonPathSyntaxError, parseJsonPath } from '../printers/jsonPath.ts';
 import { readFileSync } from 'node:fs';
 import { formatLabels } from '../labels/formatLabels.ts';
+import {
+  columnsFromSpec,
+  columnsFromTemplate,
+  CustomColumnsError,
+  printCustomColumns,
+  type CustomColumn,
+} from '../printers/customColumns.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
@@ -124,7 +131,7 @@ function resolveOrReport(
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
@@ -156,13 +163,17 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     );
   const requested = values.output ?? 'text';
   const template = jsonPathTemplate(requested);
-  if (template && 'error' in template) {
-    ctx.err(`error: ${template.error}\n`);
+  // kubectl's Validate: labels are a column of its own table, which no other output has.
+  if (values['show-labels'] && requested !== 'text' && requested !== 'wide') {
+    ctx.err(`error: --show-labels option cannot be used with ${requested} printer\n`);
     return 1;
   }
-  const output = template ? 'jsonpath' : requested;
-  if (!['text', 'wide', 'yaml', 'json', 'name', 'jsonpath'].includes(output))
-    throw new UsageError(`-o ${output}: use wide, yaml, json, name, jsonpath=TEMPLATE or jsonpath-file=FILE`);
+  const columns = customColumnsOutput(requested, values['no-headers'] ?? false);
+  const output = template ? 'jsonpath' : columns ? 'custom-columns' : requested;
+  if (!['text', 'wide', 'yaml', 'json', 'name', 'jsonpath', 'custom-columns'].includes(output))
+    throw new UsageError(
+      `-o ${output}: use wide, yaml, json, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE`,
+    );
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
   const fleet = await openFleet('get', values);
   const target = resolveOrReport(fleet, positionals, USAGE, ctx);
@@ -210,6 +221,16 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       ctx.err(`Error from server (NotFound): ${plural} "${terminalSafe(name)}" not found\n`);
       return 1;
     }
+  }
+  // kubectl makes these printers once the objects are read: a missing object's error comes first.
+  const unusable = template && 'error' in template ? template : columns && 'error' in columns ? columns : undefined;
+  if (unusable) {
+    ctx.err(`error: ${unusable.error}\n`);
+    return 1;
+  }
+  const table = columns && 'columns' in columns ? columns : undefined;
+  if (listing.rows.length === 0) {
+    if (table) return printColumns(table, [], ctx);
     if (output === 'yaml' || output === 'json' || template)
       return printObject(
         output,
@@ -225,6 +246,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       );
     return 0;
   }
+  if (table) return printColumns(table, listing.objects, ctx);
   if (output === 'yaml' || output === 'json' || template) {
     // kubectl's printGeneric: one named object is printed alone, anything else as a List of the objects.
     const value =
@@ -270,7 +292,7 @@ function jsonPathTemplate(output: string): Template | undefined {
     try {
       text = readFileSync(text, 'utf8');
     } catch (err) {
-      return { error: `error reading --template ${text}, ${(err as Error).message}` };
+      return { error: `error reading --template ${text}, ${goOpenError(text, err)}` };
     }
   }
   try {
@@ -280,6 +302,62 @@ function jsonPathTemplate(output: string): Template | undefined {
     throw err;
   }
   return { text, asJson: format[1] === 'jsonpath-as-json' };
+}
+
+/** A file that could not be read, in Go's os.PathError words (`open FILE: no such file or directory`). */
+function goOpenError(file: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file or directory'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : (err as Error).message;
+  return `${code === 'EISDIR' ? 'read' : 'open'} ${file}: ${reason}`;
+}
+
+/** The -o custom-columns or custom-columns-file columns, or kubectl's error for them; undefined for other outputs. */
+type Columns = { columns: CustomColumn[]; noHeaders: boolean } | { error: string };
+
+/**
+ * cli-runtime's CustomColumnsPrintFlags, parsed before anything is read: the spec (which --no-headers applies to) or
+ * the file's two lines (to which it does not).
+ */
+function customColumnsOutput(output: string, noHeaders: boolean): Columns | undefined {
+  const format = /^(custom-columns|custom-columns-file)(?:=([\s\S]*))?$/.exec(output);
+  if (!format) return undefined;
+  const value = format[2] ?? '';
+  try {
+    if (value === '') return { error: 'custom-columns format specified but no custom columns given' };
+    if (format[1] === 'custom-columns') return { columns: columnsFromSpec(value), noHeaders };
+    let text: string;
+    try {
+      text = readFileSync(value, 'utf8');
+    } catch (err) {
+      // Go opens a directory and its scanner reads no line from it.
+      if ((err as NodeJS.ErrnoException).code === 'EISDIR') text = '';
+      else return { error: `error reading template ${value}, ${goOpenError(value, err)}` };
+    }
+    return { columns: columnsFromTemplate(text), noHeaders: false };
+  } catch (err) {
+    if (err instanceof CustomColumnsError) return { error: err.message };
+    throw err;
+  }
+}
+
+/** The custom-columns table of the objects; a path that fails on one exits 1 after the lines before it. */
+function printColumns(
+  columns: { columns: CustomColumn[]; noHeaders: boolean },
+  objects: readonly unknown[],
+  ctx: ReadCommandContext,
+): number {
+  const printed = printCustomColumns(columns.columns, objects, { noHeaders: columns.noHeaders });
+  ctx.out(printed.text);
+  if (printed.error === undefined) return 0;
+  ctx.err(`error: ${terminalSafe(printed.error)}\n`);
+  return 1;
 }
 
 /**

@@ -561,7 +561,7 @@ class Evaluator {
     const values: Value[] = [];
     for (const value of input) {
       if (!Array.isArray(value))
-        return { values: input, error: `${goValueText(value)} is not array or slice and cannot be filtered` };
+        return { values: input, error: `${goSprint(value)} is not array or slice and cannot be filtered` };
       for (const item of value) {
         const lefts = this.evalList([item], node.left);
         if (node.operator === 'exists') {
@@ -702,13 +702,18 @@ function goTypeName(value: Value): string {
   return 'interface {}';
 }
 
-// fmt's %v of a reflect.Value, for the filter's error.
-function goValueText(value: Value): string {
+/**
+ * fmt's %v (and fmt.Sprint) of a value found: nil as `<nil>`, a map as `map[k:v ...]` with its keys in byte order,
+ * a list as `[a b]`, numbers and the rest as valueText writes them. A filter's error and a custom column's cell
+ * print values so.
+ */
+export function goSprint(value: unknown): string {
   if (value === null || value === undefined || value === NO_VALUE) return '<nil>';
   if (isMap(value))
     return `map[${Object.keys(value)
       .sort(byBytes)
-      .map((k) => `${k}:${goValueText(value[k])}`)
+      .map((k) => `${k}:${goSprint(value[k])}`)
       .join(' ')}]`;
+  if (Array.isArray(value)) return `[${value.map(goSprint).join(' ')}]`;
   return valueText(value);
 }

@@ -196,4 +196,74 @@ test("-o jsonpath errors: kubectl's words and exit code 1", async () => {
   }
 });
 
+test('-o custom-columns and custom-columns-file print the cells and layout kubectl prints', async () => {
+  const file = join(repo.path, 'columns.txt');
+  writeFileSync(file, 'NAME   READY\n.metadata.name {.spec.conditions[?(@.type=="Ready")].status}\nignored line\n');
+  for (const args of [
+    [
+      'gadgets',
+      '-o',
+      'custom-columns=NAME:.metadata.name,SIZE:spec.size,L:{.spec.labels},C:{spec.conditions},R:.spec.ratio,N:.spec.nope,OK:.spec.ok,T:.spec.conditions[*].type',
+    ],
+    ['gadgets', '-o', 'custom-columns=NAME:.metadata.name', '--no-headers'],
+    ['gadgets', '-o', 'custom-columns=NAME:.metadata.name', '-L', 'app'],
+    ['gadgets', '-o', 'custom-columns=A:.metadata.name,:.spec.size,B:'],
+    ['gadgets', '-o', "custom-columns=A:.metadata.name,B:.spec.conditions[*]['type'],C:..type"],
+    ['gadget', 'small', '-o', 'custom-columns=NAME:.metadata.name,NOTE:.spec.note,N:.spec.size'],
+    ['gadgets', '-l', 'nope=1', '-o', 'custom-columns=NAME:.metadata.name'],
+    ['gadgets', '-l', 'nope=1', '-o', 'custom-columns=NAME:.metadata.name', '--no-headers'],
+    ['gadgets', '-o', `custom-columns-file=${file}`],
+    ['gadgets', '-o', `custom-columns-file=${file}`, '--no-headers'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    assert.is(real.code, 0, real.stderr);
+    assert.is((await flotilla(...args)).out, real.stdout, args.join(' '));
+  }
+  const ours = await flotilla(
+    'gadgets',
+    '-o',
+    'custom-columns=NAME:.metadata.name,L:{.spec.labels},T:.spec.conditions[*].type',
+  );
+  assert.match(ours.out, /^small +map\[10:1 9:2 b:<x&y>\] +Synced,Ready$/m);
+  assert.match(ours.out, /^tiny +map\[\] +<none>$/m);
+  // A line break in a cell starts a new line of the table.
+  assert.match(
+    (await flotilla('gadget', 'small', '-o', 'custom-columns=N:.spec.note')).out,
+    /^first line\nsecond line$/m,
+  );
+});
+
+test("custom-columns errors and --show-labels beside another output: kubectl's words and exit code 1", async () => {
+  const dir = join(repo.path, 'crds');
+  const short = join(repo.path, 'short.txt');
+  const uneven = join(repo.path, 'uneven.txt');
+  writeFileSync(short, 'NAME\n');
+  writeFileSync(uneven, 'NAME SIZE\n.metadata.name\n');
+  for (const args of [
+    ['gadgets', '-o', 'custom-columns='],
+    ['gadgets', '-o', 'custom-columns'],
+    ['gadgets', '-o', 'custom-columns=NAME'],
+    ['gadgets', '-o', "custom-columns=A:.spec.conditions[*]['type','status']"],
+    ['gadgets', '-o', 'custom-columns=NAME:{{.a}'],
+    ['gadgets', '-o', 'custom-columns=A:.metadata.name,B:.a['],
+    ['gadgets', '-o', 'custom-columns=A:.spec.conditions[5]'],
+    ['gadgets', '-o', 'custom-columns=A:.spec.labels[*]'],
+    ['gadgets', '-o', 'custom-columns-file=/nonexistent/columns'],
+    ['gadgets', '-o', `custom-columns-file=${dir}`],
+    ['gadgets', '-o', `custom-columns-file=${short}`],
+    ['gadgets', '-o', `custom-columns-file=${uneven}`],
+    ['gadgets', '-o', 'jsonpath-file=/nonexistent/template'],
+    ['gadgets', 'nope', '-o', 'custom-columns='],
+    ['gadgets', '-o', 'custom-columns=NAME:.metadata.name', '--show-labels'],
+    ['gadgets', '-o', 'name', '--show-labels'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(real.code, 1, args.join(' '));
+    assert.is(ours.code, 1, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err, real.stderr, args.join(' '));
+  }
+});
+
 test.run();
