@@ -6,6 +6,7 @@ import { openRepo } from '../commits/openRepo.ts';
 import { repoAround } from '../commits/repoAround.ts';
 import { printGetTable } from '../views/printTable.ts';
 import { kubectlJson } from '../printers/kubectlJson.ts';
+import { SortByError, sortOrder } from '../printers/sortBy.ts';
 import { executeJsonPath, JsonPathExecutionError, JsonPathSyntaxError, parseJsonPath } from '../printers/jsonPath.ts';
 import { readFileSync } from 'node:fs';
 import { formatLabels } from '../labels/formatLabels.ts';
@@ -131,7 +132,7 @@ function resolveOrReport(
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by PATH] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
@@ -140,6 +141,7 @@ const GET_OPTIONS = {
   'no-headers': { type: 'boolean', default: false },
   'show-labels': { type: 'boolean', default: false },
   'label-columns': { type: 'string', short: 'L', multiple: true },
+  'sort-by': { type: 'string' },
   watch: { type: 'boolean', short: 'w', default: false },
   'watch-only': { type: 'boolean', default: false },
 } as const;
@@ -199,7 +201,26 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   // -A gives a namespaced type, and only such a type, its NAMESPACE column.
   if (name !== undefined && values['all-namespaces'] && listed.headers[0] === 'NAMESPACE')
     throw new UsageError('a resource cannot be retrieved by name across all namespaces');
-  const listing = requirements ? selected(listed, requirements) : listed;
+  const chosen = requirements ? selected(listed, requirements) : listed;
+  let listing = chosen;
+  // kubectl sorts its own table's rows, and any other output's list; one named object is printed as it is.
+  const sortBy = values['sort-by'] ?? '';
+  if (sortBy !== '' && !(name !== undefined && chosen.objects.length === 1 && output !== 'text' && output !== 'wide')) {
+    try {
+      listing = sorted(
+        chosen,
+        sortOrder(chosen.objects, sortBy, output === 'text' || output === 'wide' ? 'table' : 'list'),
+      );
+    } catch (err) {
+      if (!(err instanceof SortByError)) throw err;
+      if (err.printed) {
+        ctx.err(`error: ${terminalSafe(err.message)}\n`);
+        return 1;
+      }
+      // kubectl's table printer fails silently there and prints no row, so it says there are none.
+      listing = { ...chosen, rows: [], objects: [] };
+    }
+  }
   for (const warning of listing.warnings ?? []) ctx.err(`Warning: ${terminalSafe(warning)}\n`);
   const plural =
     type.type === 'templates'
@@ -394,6 +415,11 @@ function selectorRequirements(text: string): LabelRequirement[] {
     if (err instanceof LabelSelectorSyntaxError) throw new UsageError(`-l ${text}: ${err.message}`);
     throw err;
   }
+}
+
+/** The listing's rows and objects in this order. */
+function sorted(listing: Listing, order: readonly number[]): Listing {
+  return { ...listing, rows: order.map((i) => listing.rows[i]!), objects: order.map((i) => listing.objects[i]!) };
 }
 
 /** The rows whose object's labels the selector takes: each row of a listing stands for the object beside it. */

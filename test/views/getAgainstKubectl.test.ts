@@ -62,6 +62,33 @@ spec:
   resourceSelectors: [{apiVersion: example.com/v1, kind: Gadget}]
   placement: {clusterAffinity: {clusterNames: [member1]}}
 `;
+// More than twelve objects, where Go's sort stops being an insertion sort, with equal and missing values.
+const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+      additionalPrinterColumns:
+        - {name: Size, type: integer, jsonPath: .spec.size}
+        - {name: Mem, type: string, jsonPath: .spec.mem}
+`;
+const MEMORY = ['1Gi', '512Mi', '1024Mi', '2G', '900M', 'lots', '10', '9', '0.5', 'big'];
+const WIDGETS = Array.from(
+  { length: 23 },
+  (_, i) => `apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w${String((i * 7) % 23).padStart(2, '0')}, namespace: default}
+spec: {${i % 5 === 4 ? '' : `size: ${i % 3}, `}mem: "${MEMORY[i % MEMORY.length]}"}
+`,
+).join('---\n');
+const WIDGET_POLICY = POLICY.replaceAll('gadgets', 'widgets').replace('Gadget', 'Widget');
 const NOW = new Date((1_700_000_100 + 3600) * 1000);
 
 const harness = new MemberHarness();
@@ -73,10 +100,19 @@ test.before(async () => {
   kubectl = harness.kubectl([member]);
   const crd = await kubectl(['apply', '-f', '-'], CRD);
   assert.is(crd.code, 0, crd.stderr);
-  const objects = await kubectl(['apply', '--server-side', '-f', '-'], GADGETS);
+  const widgetCrd = await kubectl(['apply', '-f', '-'], WIDGET_CRD);
+  assert.is(widgetCrd.code, 0, widgetCrd.stderr);
+  const objects = await kubectl(['apply', '--server-side', '-f', '-'], `${GADGETS}---\n${WIDGETS}`);
   assert.is(objects.code, 0, objects.stderr);
   ({ repo } = makeNginxRepo());
-  writeWorkTree(repo, { 'crds/gadgets.yaml': CRD, 'templates/gadgets.yaml': GADGETS, 'policies/gadgets.yaml': POLICY });
+  writeWorkTree(repo, {
+    'crds/gadgets.yaml': CRD,
+    'templates/gadgets.yaml': GADGETS,
+    'policies/gadgets.yaml': POLICY,
+    'crds/widgets.yaml': WIDGET_CRD,
+    'templates/widgets.yaml': WIDGETS,
+    'policies/widgets.yaml': WIDGET_POLICY,
+  });
   commitAll(repo, 'Add gadgets');
   await syncRepo(await openRepo(repo.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
 });
@@ -263,6 +299,62 @@ test("custom-columns errors and --show-labels beside another output: kubectl's w
     assert.is(ours.code, 1, args.join(' '));
     assert.is(ours.out, real.stdout, args.join(' '));
     assert.is(ours.err, real.stderr, args.join(' '));
+  }
+});
+
+test('--sort-by orders the table, names, lists and custom columns as kubectl does', async () => {
+  for (const args of [
+    ['widgets', '--sort-by=.spec.size'],
+    ['widgets', '--sort-by=spec.size', '-o', 'name'],
+    ['widgets', '--sort-by={.spec.mem}'],
+    ['widgets', '--sort-by={spec.mem}', '-o', 'custom-columns=NAME:.metadata.name,MEM:.spec.mem'],
+    ['widgets', '--sort-by=.spec.size', '-o', 'jsonpath={.items[*].metadata.name}'],
+    ['widgets', '--sort-by=.metadata.name', '--no-headers'],
+    ['gadgets', '--sort-by=.spec.conditions[0].type'],
+    ['gadgets', '--sort-by=.spec.conditions[1].type', '-o', 'jsonpath={.items[*].metadata.name}'],
+    ['gadgets', '--sort-by=.metadata.labels.app', '-o', 'jsonpath={.items[*].metadata.name}'],
+    // A table kubectl cannot sort is not printed; one row is not sorted.
+    ['gadgets', '--sort-by=.spec.nope'],
+    ['gadgets', '--sort-by=.spec.conditions[5].type'],
+    ['gadgets', '--sort-by={{.a}'],
+    ['gadget', 'small', '--sort-by=.spec.nope'],
+    ['gadget', 'small', '--sort-by=.spec.nope', '-o', 'name'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    assert.is(real.code, 0, real.stderr);
+    const ours = await flotilla(...args);
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err, real.stderr, args.join(' '));
+  }
+  const names = (await flotilla('widgets', '--sort-by=.spec.mem', '-o', 'name')).out.split('\n');
+  // Quantities by value, other strings by their bytes.
+  assert.ok(names.indexOf('widget.example.com/w14') < names.indexOf('widget.example.com/w21'), names.join(' '));
+});
+
+test("--sort-by errors: kubectl's words and exit code 1", async () => {
+  for (const args of [
+    ['gadgets', '--sort-by=.spec.nope', '-o', 'name'],
+    ['gadgets', '--sort-by=.spec.conditions[5].type', '-o', 'name'],
+    ['gadgets', '--sort-by={{.a}', '-o', 'name'],
+    ['gadgets', '--sort-by=.a[', '-o', 'yaml'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(real.code, 1, args.join(' '));
+    assert.is(ours.code, 1, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err, real.stderr, args.join(' '));
+  }
+  // Values kubectl cannot compare end it (klog's fatal line, whose time and pid are its own), printing nothing.
+  for (const args of [
+    ['gadgets', '--sort-by=.spec.size'],
+    ['gadgets', '--sort-by=.spec.ok', '-o', 'name'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(ours.code, real.code, args.join(' '));
+    assert.is(ours.out, '', args.join(' '));
+    assert.ok(real.stderr.endsWith(ours.err.replace(/^error: /, '')), `${args.join(' ')}: ${real.stderr}`);
   }
 });
 
