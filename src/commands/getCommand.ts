@@ -252,6 +252,8 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   const table = columns && 'columns' in columns ? columns : undefined;
   if (listing.rows.length === 0) {
     if (table) return printColumns(table, [], ctx);
+    // kubectl prints every output but its own table through printGeneric, which has nothing to say of an empty list.
+    if (output === 'name') return 0;
     if (output === 'yaml' || output === 'json' || template)
       return printObject(
         output,

@@ -167,6 +167,20 @@ test('--no-headers, --show-labels and -L print the rows and label columns kubect
   assert.match(labelled.out, /^tiny .* +<none>$/m);
 });
 
+test('-o name of an empty list prints nothing, on stdout or stderr, as kubectl does', async () => {
+  for (const args of [
+    ['gadgets', '-l', 'nope=1', '-o', 'name'],
+    ['gadgets', '-l', 'nope=1'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(ours.code, real.code, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err, real.stderr, args.join(' '));
+  }
+  assert.is((await flotilla('gadgets', '-l', 'nope=1', '-o', 'name')).err, '');
+});
+
 test('--watch is refused, naming what to run instead', async () => {
   for (const flag of ['-w', '--watch', '--watch-only'])
     try {
