@@ -20,7 +20,7 @@ import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { secretKeySizes } from '../views/redactSecret.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
-import { openFleet, READ_OPTIONS, resolveTarget, type ReadCommandContext } from './getCommand.ts';
+import { openFleet, READ_OPTIONS, resolveOrReport, resourceName, type ReadCommandContext } from './getCommand.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 
@@ -34,7 +34,14 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     return 0;
   }
   const fleet = await openFleet('describe', values);
-  const { type, name } = resolveTarget(fleet, positionals, USAGE);
+  const target = resolveOrReport(fleet, positionals, USAGE, ctx);
+  if (typeof target === 'number') return target;
+  const { type, name } = target;
+  // The API server's NotFound, as kubectl prints it, whichever namespace was read.
+  const notFound = () => {
+    ctx.err(`Error from server (NotFound): ${resourceName(type)} "${terminalSafe(name ?? '')}" not found\n`);
+    return 1;
+  };
   if (!name) throw new UsageError(`describe needs a name: ${USAGE}`);
   if (type.type === 'works')
     throw new UsageError(
@@ -43,11 +50,7 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   if (type.type === 'policies') {
     const namespace = isNamespacedPolicy(type.kind) ? (values.namespace ?? 'default') : undefined;
     const view = (await readPolicies(fleet, type.kind)).find((v) => v.name === name && v.namespace === namespace);
-    if (!view)
-      return notFound(
-        ctx,
-        `${type.plural}.policy.karmada.io "${name}" not found${namespace ? ` in namespace ${namespace}` : ''}`,
-      );
+    if (!view) return notFound();
     const history = await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file);
     ctx.out(terminalSafe(describePolicy(view, history, ctx.now()), { multiline: true }));
     return 0;
@@ -57,15 +60,14 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     const view = (await readFederatedHpas(fleet)).find(
       (v) => v.template.ref.name === name && v.template.ref.namespace === namespace,
     );
-    if (!view)
-      return notFound(ctx, `federatedhpas.autoscaling.karmada.io "${name}" not found in namespace ${namespace}`);
+    if (!view) return notFound();
     const events = await readFederatedHpaEvents(fleet, view);
     ctx.out(terminalSafe(describeFederatedHpa({ ...view, events }, ctx.now()), { multiline: true }));
     return 0;
   }
   if (type.type === 'clusters') {
     const view = (await readClusterViews(fleet)).get(name);
-    if (!view) return notFound(ctx, `clusters.cluster.karmada.io "${name}" not found`);
+    if (!view) return notFound();
     const placed = await readPlaced(fleet, name);
     const upToDate = await folderMatches(fleet, name, view.applied?.folderTree);
     ctx.out(
@@ -102,11 +104,7 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
       matches.find((r) => r.namespace === namespace) ??
       matches.find((r) => r.namespace === '' && values.namespace === undefined);
   }
-  if (!ref || !fleet.rendered)
-    return notFound(
-      ctx,
-      `${type.type === 'bindings' ? 'resourcebindings.work.karmada.io' : type.plural} "${name}" not found in namespace ${namespace}`,
-    );
+  if (!ref || !fleet.rendered) return notFound();
   const rendered = fleet.rendered;
   const bPath = bindingPath(ref);
   const binding = (await readDocuments(fleet.repo, rendered, [bPath])).get(bPath)?.[0] as ResourceBinding | undefined;
@@ -150,11 +148,6 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
     ),
   );
   return 0;
-}
-
-function notFound(ctx: ReadCommandContext, message: string): number {
-  ctx.err(`flotilla: ${message}\n`);
-  return 1;
 }
 
 /** What the rendered branch places on a cluster, from file paths alone: <namespace>/<kind>[.<group>]_<name>.yaml. */

@@ -115,7 +115,7 @@ export class UnknownResourceTypeError extends UsageError {
  * The type and name get and describe read, or the exit code after kubectl's error for a type the server does not
  * serve (`error: the server doesn't have a resource type "foo"`, exit 1), followed by the types this repository has.
  */
-function resolveOrReport(
+export function resolveOrReport(
   fleet: Fleet,
   words: readonly string[],
   usage: string,
@@ -222,20 +222,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     }
   }
   for (const warning of listing.warnings ?? []) ctx.err(`Warning: ${terminalSafe(warning)}\n`);
-  const plural =
-    type.type === 'templates'
-      ? `${type.plural}${type.group ? `.${type.group}` : ''}`
-      : type.type === 'bindings'
-        ? type.scope === 'cluster'
-          ? 'clusterresourcebindings.work.karmada.io'
-          : 'resourcebindings.work.karmada.io'
-        : type.type === 'works'
-          ? 'works.work.karmada.io'
-          : type.type === 'federatedhpas'
-            ? 'federatedhpas.autoscaling.karmada.io'
-            : type.type === 'policies'
-              ? `${type.plural}.policy.karmada.io`
-              : 'clusters.cluster.karmada.io';
+  const plural = resourceName(type);
   if (listing.rows.length === 0) {
     if (name !== undefined) {
       // kubectl's words (the API server's NotFound), whichever namespace or cluster was read.
@@ -462,6 +449,23 @@ export function withLabelColumns(
     ];
   });
   return { headers, rows };
+}
+
+/** The resource as the API server names it in its errors: plural.group (`deployments.apps`, `services`). */
+export function resourceName(type: ResourceType): string {
+  return type.type === 'templates'
+    ? `${type.plural}${type.group ? `.${type.group}` : ''}`
+    : type.type === 'bindings'
+      ? type.scope === 'cluster'
+        ? 'clusterresourcebindings.work.karmada.io'
+        : 'resourcebindings.work.karmada.io'
+      : type.type === 'works'
+        ? 'works.work.karmada.io'
+        : type.type === 'federatedhpas'
+          ? 'federatedhpas.autoscaling.karmada.io'
+          : type.type === 'policies'
+            ? `${type.plural}.policy.karmada.io`
+            : 'clusters.cluster.karmada.io';
 }
 
 /** The Kind of what a resource type lists. */

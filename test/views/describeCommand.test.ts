@@ -76,8 +76,18 @@ test('describe deploy / rb: placement, per-cluster replicas and status, conditio
 test("describe of something missing exits 1 with kubectl's words", async () => {
   const r = await describe('cluster', 'member9');
   assert.is(r.code, 1);
-  assert.is(r.err, 'flotilla: clusters.cluster.karmada.io "member9" not found\n');
-  assert.is((await describe('deploy', 'nope')).err, 'flotilla: deployments "nope" not found in namespace default\n');
+  assert.is(r.err, 'Error from server (NotFound): clusters.cluster.karmada.io "member9" not found\n');
+  assert.is(
+    (await describe('deploy', 'nope')).err,
+    'Error from server (NotFound): deployments.apps "nope" not found\n',
+  );
+  assert.is(
+    (await describe('rb', 'nope')).err,
+    'Error from server (NotFound): resourcebindings.work.karmada.io "nope" not found\n',
+  );
+  const unknown = await describe('foo', 'bar');
+  assert.is(unknown.code, 1);
+  assert.is(unknown.err.split('\n')[0], 'error: the server doesn\'t have a resource type "foo"');
 });
 
 test.run();

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { describeCommand } from '../../src/commands/describeCommand.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -179,6 +180,17 @@ test('-o name of an empty list prints nothing, on stdout or stderr, as kubectl d
     assert.is(ours.err, real.stderr, args.join(' '));
   }
   assert.is((await flotilla('gadgets', '-l', 'nope=1', '-o', 'name')).err, '');
+});
+
+test("describe of a missing object or an unknown resource type: kubectl's error line and exit code 1", async () => {
+  for (const args of [['gadget', 'nope'], ['gadgets/nope'], ['foo', 'bar']]) {
+    const real = await kubectl(['describe', ...args]);
+    const ours = await runReadCommand(describeCommand, repo.path, NOW, args);
+    assert.is(real.code, 1, args.join(' '));
+    assert.is(ours.code, real.code, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err.split('\n')[0], real.stderr.trimEnd(), args.join(' '));
+  }
 });
 
 test('--watch is refused, naming what to run instead', async () => {

@@ -140,7 +140,7 @@ Events:
   assert.match(cop, '      Image Overrider:\n        Component:  Registry\n        Operator:   replace\n');
   const missing = await describe('pp', 'shop');
   assert.is(missing.code, 1);
-  assert.is(missing.err, 'flotilla: propagationpolicies.policy.karmada.io "shop" not found in namespace default\n');
+  assert.is(missing.err, 'Error from server (NotFound): propagationpolicies.policy.karmada.io "shop" not found\n');
 });
 
 test.run();
