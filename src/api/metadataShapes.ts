@@ -196,3 +196,13 @@ function at(value: unknown, path: readonly (string | number)[]): unknown {
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
+
+/** metav1.OwnerReference: who owns an object, for the garbage collector. */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}

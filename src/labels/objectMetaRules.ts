@@ -1,4 +1,5 @@
 import { podSpecAt } from '../api/podSpecPaths.ts';
+import type { OwnerReference } from '../api/metadataShapes.ts';
 import { DNS1123_SUBDOMAIN, labelValueProblems, qualifiedNameProblems } from './labelFormats.ts';
 
 // What kube-apiserver's ValidateObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go) refuses in an
@@ -241,15 +242,6 @@ function decodable(item: unknown): boolean {
   return Object.entries(types).every(
     ([key, type]) => item[key] === undefined || item[key] === null || typeof item[key] === type,
   );
-}
-
-interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
 }
 
 /** The fields in metav1.OwnerReference's order, the pointers left out when unset (omitempty), as json.Marshal writes it. */

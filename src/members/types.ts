@@ -3,14 +3,8 @@
 
 import type { StructuralSchema } from '../api/listSemantics.ts';
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+import type { OwnerReference } from '../api/metadataShapes.ts';
+export type { OwnerReference };
 
 export interface ManagedFieldsEntry {
   manager: string;
