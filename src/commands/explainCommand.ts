@@ -9,6 +9,7 @@ import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { parseResourceWords } from './getCommand.ts';
+import { missingTemplateHint } from './missingTemplateHint.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
 
@@ -33,7 +34,11 @@ export async function explainCommand(
     // Explain renders in memory and writes nothing: it says that it cannot read the commit, not what a render keeps.
     throw err instanceof SourceTooLargeError ? err.readBy('flotilla explain') : err;
   });
-  const { type, name } = parseResourceWords(
+  const {
+    type,
+    word: typedWord,
+    name,
+  } = parseResourceWords(
     opts.words,
     USAGE,
     [...model.templates.values()].map((t) => t.ref),
@@ -58,9 +63,10 @@ export async function explainCommand(
     return 1;
   }
   if (!explanation) {
-    const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
+    const hint = missingTemplateHint(model.templates.values(), { ...type, name, namespace: opts.namespace });
+    const guess = hint.nearest ? `; did you mean ${typedWord}/${hint.nearest}?` : '';
     opts.err(
-      `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${known.length ? `; did you mean: ${known.join(', ')}` : ''}\n`,
+      `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${hint.sameName.length ? `; did you mean: ${hint.sameName.join(', ')}` : guess}\n`,
     );
     return 1;
   }

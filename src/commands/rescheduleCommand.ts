@@ -16,6 +16,7 @@ import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { parseResourceWords } from './getCommand.ts';
+import { missingTemplateHint } from './missingTemplateHint.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import type { CommonOptions } from './options.ts';
 
@@ -47,7 +48,11 @@ export async function rescheduleCommand(
       { code: 'SOURCE_BRANCH_MISSING' },
     );
   const { model } = await loadSource(repo, (await readCommitInfo(repo, head)).tree, null);
-  const { type, name } = parseResourceWords(
+  const {
+    type,
+    word: typedWord,
+    name,
+  } = parseResourceWords(
     opts.words,
     USAGE,
     [...model.templates.values()].map((t) => t.ref),
@@ -65,9 +70,14 @@ export async function rescheduleCommand(
   );
   const template = matches[0];
   if (!template) {
-    const known = [...model.templates.values()].filter((t) => t.ref.name === name).map((t) => describeRef(t.ref));
+    const hint = missingTemplateHint(model.templates.values(), {
+      ...type,
+      name,
+      namespace: opts.namespace ?? 'default',
+    });
+    const guess = hint.nearest ? `; did you mean ${typedWord}/${hint.nearest}?` : '';
     opts.err(
-      `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${known.length ? `; did you mean: ${known.join(', ')} (use -n)` : '; nothing was committed'}\n`,
+      `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${hint.sameName.length ? `; did you mean: ${hint.sameName.join(', ')} (use -n)` : `${guess}; nothing was committed`}\n`,
     );
     return 1;
   }

@@ -117,6 +117,10 @@ test('validate exits 0 on the Karmada nginx sample; explain shows the policy and
     { name: 'member1', replicas: 1 },
     { name: 'member2', replicas: 1 },
   ]);
+  // A misspelt name is answered with the nearest template of that kind.
+  const typo = flotilla('explain', 'deploy/ngnix', '--repo', r.dir);
+  assert.is(typo.status, 1);
+  assert.match(typo.stderr, '; did you mean deploy/nginx?');
 });
 
 test('validate warns where YAML 1.1 (kubectl) reads a plain scalar differently, exits 0 on warnings; a Helm template is one error', () => {
