@@ -15,6 +15,8 @@ import {
 } from '../branches/status/statusFiles.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { manifestPath } from '../branches/rendered/outputPaths.ts';
+import { describeUnregistered } from '../branches/rendered/registeredClusters.ts';
+import { readRegisteredClusters } from '../outputs/readRegisteredClusters.ts';
 import { formatGitDate } from './formatGitDate.ts';
 import { parsePullRequestNumber } from './parsePullRequestNumber.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
@@ -72,9 +74,14 @@ export async function readBlame(repo: GitRepo, q: BlameQuery): Promise<Blame | B
     };
   const record = await readAppliedRecord(repo, q.statusRef, q.cluster);
   if (!record) {
+    // A name the rendered head does not register is most likely a typo: say so, with the registered names.
+    const registered = await readRegisteredClusters(repo, renderedHead);
+    const unregistered = registered ? describeUnregistered(q.cluster, registered) : undefined;
     return {
       code: 'NO_APPLY_RECORD',
-      message: `${short(q.statusRef)} has no record of what ${q.cluster} applied: the applier has not reported on it yet (is ${q.cluster} registered and reachable?)`,
+      message: unregistered
+        ? `${unregistered}; fix: pass --cluster with a registered name`
+        : `${short(q.statusRef)} has no record of what ${q.cluster} applied: the applier has not reported on it yet (is ${q.cluster} reachable?)`,
     };
   }
   const path = manifestPath(q.cluster, q.ref);

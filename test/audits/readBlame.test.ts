@@ -112,6 +112,13 @@ test('an object the cluster does not run, and a cluster nothing reported on, exi
   const absent = await blame('--cluster', 'member3', 'deploy/nginx');
   assert.is(absent.code, 1);
   assert.match(absent.err, /flotilla\/status has no record of what member3 applied/);
+  // A name the rendered branch does not register is a typo: the registered names and the nearest one.
+  const typo = await blame('--cluster', 'membr1', 'deploy/nginx');
+  assert.is(typo.code, 1);
+  assert.match(
+    typo.err,
+    /cluster membr1 is not registered; registered: member1, member2, member3 \(did you mean member1\?\); fix: pass --cluster with a registered name/,
+  );
   const other = await blame('--cluster', 'member1', 'deploy/other');
   assert.is(other.code, 1);
   assert.match(other.err, /Deployment default\/other was not in what member1 last applied/);
