@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openRepo } from '../commits/openRepo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
@@ -12,6 +12,7 @@ import { indexFiles } from '../branches/rendered/outputIndex.ts';
 import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 export async function renderCommand(opts: CommonOptions & { outDir: string | undefined }): Promise<number> {
   const repo = await openRepo(opts.repo);
@@ -43,6 +44,7 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
  * the folder are the previous scheduling result, whatever wrote them.
  */
 async function renderToFolder(opts: CommonOptions, outDir: string): Promise<number> {
+  await makeOutFolder(outDir);
   const repo = await openRepo(opts.repo);
   const previous = await readOutputFolder(outDir);
   const { sha, model, output, index } = await renderSnapshot(
@@ -85,4 +87,34 @@ function exitCode(problems: readonly Problem[]): number {
   return problems.some((p) => p.severity === 'error' || p.code === 'NO_CLUSTER_FITS' || p.code === 'UNSCHEDULABLE')
     ? 1
     : 0;
+}
+
+/**
+ * --out-dir as a folder, created level by level below its nearest existing ancestor, which must be a folder: a path
+ * through a file is refused with the fix before anything renders, and no recursive mkdir runs outside a real folder
+ * (node's loops for ever under /proc).
+ */
+async function makeOutFolder(outDir: string): Promise<void> {
+  const refuse = (why: string) =>
+    new UsageError(`--out-dir ${outDir}: ${why}; fix: pass a folder (it is created when missing)`);
+  const missing: string[] = [];
+  let dir = path.resolve(outDir);
+  for (;;) {
+    const found = await stat(dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+      throw refuse(err.message);
+    });
+    if (found) {
+      if (!found.isDirectory()) throw refuse(`${dir} is a file, not a folder`);
+      break;
+    }
+    missing.unshift(dir);
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  for (const d of missing)
+    await mkdir(d).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw refuse(err.message);
+    });
 }

@@ -208,6 +208,13 @@ test('render --out-dir writes the same layout to a folder; a bad flag, a flag wi
     'clusters/member1/default/deployment.apps_nginx.yaml',
     'clusters/member2/default/deployment.apps_nginx.yaml',
   ]);
+  // A folder path through a file is refused before anything renders, naming the file and the fix.
+  const throughFile = flotilla('render', '--repo', r.dir, '--out-dir', path.join(out, '.flotilla', 'index.json', 'x'));
+  assert.is(throughFile.status, 2);
+  assert.match(
+    throughFile.stderr,
+    `${path.join(out, '.flotilla', 'index.json')} is a file, not a folder; fix: pass a folder`,
+  );
   // A flag another command takes is refused too: sync --out-dir would have committed to the output branch.
   for (const args of [
     ['render', '--bogus'],
