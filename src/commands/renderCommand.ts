@@ -44,7 +44,7 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
  * the folder are the previous scheduling result, whatever wrote them.
  */
 async function renderToFolder(opts: CommonOptions, outDir: string): Promise<number> {
-  await makeOutFolder(outDir);
+  const makeFolder = await outFolderMaker(outDir);
   const repo = await openRepo(opts.repo);
   const previous = await readOutputFolder(outDir);
   const { sha, model, output, index } = await renderSnapshot(
@@ -60,6 +60,7 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
     // A folder is not the rendered branch: nothing there is kept for the clusters, and nothing was written to it.
     throw err instanceof SourceTooLargeError ? err.readBy('flotilla render', `and wrote nothing to ${outDir}`) : err;
   });
+  await makeFolder();
   for (const [p, text] of [...output.edits, ...indexFiles(index)]) {
     const target = path.join(outDir, p);
     if (text === null) await rm(target, { force: true });
@@ -90,11 +91,11 @@ function exitCode(problems: readonly Problem[]): number {
 }
 
 /**
- * --out-dir as a folder, created level by level below its nearest existing ancestor, which must be a folder: a path
- * through a file is refused with the fix before anything renders, and no recursive mkdir runs outside a real folder
- * (node's loops for ever under /proc).
+ * --out-dir as a folder: its nearest existing ancestor must be one, checked before the render (a path through a file is
+ * refused with the fix, and nothing is made for a render that fails); the returned function makes the missing levels
+ * one by one, so no recursive mkdir runs outside a real folder (node's loops for ever under /proc).
  */
-async function makeOutFolder(outDir: string): Promise<void> {
+async function outFolderMaker(outDir: string): Promise<() => Promise<void>> {
   const refuse = (why: string) =>
     new UsageError(`--out-dir ${outDir}: ${why}; fix: pass a folder (it is created when missing)`);
   const missing: string[] = [];
@@ -113,8 +114,10 @@ async function makeOutFolder(outDir: string): Promise<void> {
     if (up === dir) break;
     dir = up;
   }
-  for (const d of missing)
-    await mkdir(d).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EEXIST') throw refuse(err.message);
-    });
+  return async () => {
+    for (const d of missing)
+      await mkdir(d).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw refuse(err.message);
+      });
+  };
 }
