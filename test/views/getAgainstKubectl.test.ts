@@ -12,28 +12,31 @@ import { commitAll, makeNginxRepo, writeWorkTree, type TempRepo } from '../plans
 import { MemberHarness } from '../members/helpers/memberHarness.ts';
 import { RENDERED, runReadCommand } from './helpers/fleetRepo.ts';
 
-// Every cell type, each with a value of its type, of another type and none; no Age column, whose time differs.
-const CRD = `apiVersion: apiextensions.k8s.io/v1
+/** A namespaced example.com/v1 CRD that keeps any field, with these printer columns (YAML flow mappings). */
+const exampleCrd = (kind: string, plural: string, columns: readonly string[]) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
-metadata: {name: gadgets.example.com}
+metadata: {name: ${plural}.example.com}
 spec:
   group: example.com
   scope: Namespaced
-  names: {kind: Gadget, plural: gadgets, singular: gadget}
+  names: {kind: ${kind}, plural: ${plural}, singular: ${kind.toLowerCase()}}
   versions:
     - name: v1
       served: true
       storage: true
       schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
       additionalPrinterColumns:
-        - {name: Size, type: integer, jsonPath: .spec.size}
-        - {name: Ratio, type: number, jsonPath: .spec.ratio}
-        - {name: Ok, type: boolean, jsonPath: .spec.ok}
-        - {name: When, type: date, jsonPath: .spec.when}
-        - {name: Labels, type: string, jsonPath: .spec.labels}
-        - {name: Ready, type: string, jsonPath: '.spec.conditions[?(@.type=="Ready")].status'}
-        - {name: Note, type: string, jsonPath: .spec.note}
-`;
+${columns.map((c) => `        - ${c}\n`).join('')}`;
+// Every cell type, each with a value of its type, of another type and none; no Age column, whose time differs.
+const CRD = exampleCrd('Gadget', 'gadgets', [
+  '{name: Size, type: integer, jsonPath: .spec.size}',
+  '{name: Ratio, type: number, jsonPath: .spec.ratio}',
+  '{name: Ok, type: boolean, jsonPath: .spec.ok}',
+  '{name: When, type: date, jsonPath: .spec.when}',
+  '{name: Labels, type: string, jsonPath: .spec.labels}',
+  `{name: Ready, type: string, jsonPath: '.spec.conditions[?(@.type=="Ready")].status'}`,
+  '{name: Note, type: string, jsonPath: .spec.note}',
+]);
 const GADGETS = `apiVersion: example.com/v1
 kind: Gadget
 metadata: {name: small, namespace: default, labels: {app: shop, example.com/tier: web}}
@@ -64,22 +67,10 @@ spec:
   placement: {clusterAffinity: {clusterNames: [member1]}}
 `;
 // More than twelve objects, where Go's sort stops being an insertion sort, with equal and missing values.
-const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {kind: Widget, plural: widgets, singular: widget}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-      additionalPrinterColumns:
-        - {name: Size, type: integer, jsonPath: .spec.size}
-        - {name: Mem, type: string, jsonPath: .spec.mem}
-`;
+const WIDGET_CRD = exampleCrd('Widget', 'widgets', [
+  '{name: Size, type: integer, jsonPath: .spec.size}',
+  '{name: Mem, type: string, jsonPath: .spec.mem}',
+]);
 const MEMORY = ['1Gi', '512Mi', '1024Mi', '2G', '900M', 'lots', '10', '9', '0.5', 'big'];
 const WIDGETS = Array.from(
   { length: 23 },
