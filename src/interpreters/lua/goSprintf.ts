@@ -565,8 +565,16 @@ function parseNum(s: string, start: number, end: number): [number | undefined, n
   return [isNum ? num : undefined, i];
 }
 
-/** gopher-lua's strFormat: as many arguments as the format has non-%% percent signs go to fmt.Sprintf. */
-export function luaStringFormat(format: string, given: readonly GoFormatArg[]): string {
+/**
+ * gopher-lua's strFormat: as many arguments as the format has non-%% percent signs go to fmt.Sprintf. The text is
+ * built outside the hook's memory limit, so a result past `maxBytes` (widths of up to 10^6 each, hundreds of verbs) is
+ * refused before it can take the process's memory.
+ */
+export function luaStringFormat(
+  format: string,
+  given: readonly GoFormatArg[],
+  maxBytes = Number.POSITIVE_INFINITY,
+): string {
   const npat = format.split('%').length - 1 - (format.split('%%').length - 1);
   const a = given.slice(0, Math.max(0, Math.min(npat, given.length)));
   const p = new Printer();
@@ -599,6 +607,10 @@ export function luaStringFormat(format: string, given: readonly GoFormatArg[]): 
     return [argNum, i + wid, ok];
   };
   for (let i = 0; i < end; ) {
+    if (p.buf.length > maxBytes)
+      throw new Error(
+        `string.format: the result passes ${maxBytes} bytes, the memory a hook may use; format fewer or narrower values`,
+      );
     goodArgNum = true;
     const lasti = i;
     while (i < end && format[i] !== '%') i++;

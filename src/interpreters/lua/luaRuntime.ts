@@ -310,7 +310,7 @@ function registerNatives(lua: LuaWasm): Natives {
           args.push({ kind: 'reference', goType: REFERENCE_GO_TYPES[luaTypeName(type)] ?? '*lua.LUserData', text });
         }
       }
-      const text = luaStringFormat(latin1(1), args);
+      const text = luaStringFormat(latin1(1), args, MEMORY_MAX);
       pushBytes(lua, L, Buffer.from(text, 'latin1'));
       return 1;
     }),

@@ -402,4 +402,19 @@ test("string positions are gopher-lua's: truncated toward zero and clamped to th
   ]);
 });
 
+test('string.format refuses a result past the memory a hook may use, before building it whole', () => {
+  const rss = process.memoryUsage().rss;
+  assert.throws(
+    () =>
+      run(`
+        local f, t = '%999999d', {}
+        for i = 1, 9 do f = f .. f end
+        for i = 1, 512 do t[i] = 1 end
+        return #string.format(f, unpack(t))`),
+    /string\.format: the result passes 67108864 bytes, the memory a hook may use/,
+  );
+  assert.ok(process.memoryUsage().rss - rss < 512 * 1024 * 1024, 'no half-gigabyte string was built');
+  assert.is(run("return #string.format('%999999d', 1)"), 999999);
+});
+
 test.run();
