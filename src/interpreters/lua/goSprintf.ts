@@ -606,6 +606,17 @@ export function luaStringFormat(
     goodArgNum = false;
     return [argNum, i + wid, ok];
   };
+  // The next argument by `verb`; %v reads # and + as Go-syntax and field names (doPrintf's two paths alike).
+  const printNext = (verb: string) => {
+    if (verb === 'v') {
+      p.f.sharpV = p.f.sharp;
+      p.f.sharp = false;
+      p.f.plusV = p.f.plus;
+      p.f.plus = false;
+    }
+    p.printArg(a[argNum] as GoFormatArg, verb);
+    argNum++;
+  };
   for (let i = 0; i < end; ) {
     if (p.buf.length > maxBytes)
       throw new Error(
@@ -630,14 +641,7 @@ export function luaStringFormat(
       } else if (c === ' ') p.f.space = true;
       else {
         if (c >= 'a' && c <= 'z' && argNum < a.length) {
-          if (c === 'v') {
-            p.f.sharpV = p.f.sharp;
-            p.f.sharp = false;
-            p.f.plusV = p.f.plus;
-            p.f.plus = false;
-          }
-          p.printArg(a[argNum] as GoFormatArg, c);
-          argNum++;
+          printNext(c);
           i++;
           simple = true;
         }
@@ -682,16 +686,7 @@ export function luaStringFormat(
     if (verb === '%') p.buf += '%';
     else if (!goodArgNum) p.buf += `%!${verb}(BADINDEX)`;
     else if (argNum >= a.length) p.buf += `%!${verb}(MISSING)`;
-    else {
-      if (verb === 'v') {
-        p.f.sharpV = p.f.sharp;
-        p.f.sharp = false;
-        p.f.plusV = p.f.plus;
-        p.f.plus = false;
-      }
-      p.printArg(a[argNum] as GoFormatArg, verb);
-      argNum++;
-    }
+    else printNext(verb);
   }
   if (!reordered && argNum < a.length) {
     p.f = clearFlags();
