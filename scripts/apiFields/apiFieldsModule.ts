@@ -161,3 +161,18 @@ export async function installedClientNode(root: string): Promise<{
   )?.[1];
   return { models, apiFiles, source: `@kubernetes/client-node ${version} (Kubernetes ${spec ?? 'unknown'})` };
 }
+
+/**
+ * The operations client-node's API file of a built-in kind (`apps/v1/Deployment`) offers on its objects, each
+ * `create`, `list`, `read` or `delete` with `Namespaced` before the kind when the kind is served in namespaces
+ * (`createNamespacedDeployment`; `createValidatingAdmissionPolicy` for a cluster-scoped kind). Kubernetes' OpenAPI
+ * document names them after the resource's paths, so they say where kube-apiserver serves it and what it keeps.
+ */
+export function kindOperations(apiFiles: ReadonlyMap<string, string>, key: string): Set<string> {
+  const slash = key.lastIndexOf('/');
+  const [apiVersion, kind] = [key.slice(0, slash), key.slice(slash + 1)];
+  const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/') as [string, string]) : ['', apiVersion];
+  const text = apiFiles.get(`${groupPrefix(group)}${version[0]!.toUpperCase()}${version.slice(1)}Api.d.ts`) ?? '';
+  const found = text.matchAll(new RegExp(`\\b(?:create|list|read|delete)(?:Namespaced)?${kind}(?![A-Za-z])`, 'g'));
+  return new Set([...found].map((m) => m[0].slice(0, m[0].length - kind.length)));
+}

@@ -1,7 +1,13 @@
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { emptyFileObjects, type FileObjects } from '../../src/api/model.ts';
 import { clusterScopedKindsAfter, declaredClusterScopedKinds } from '../../src/documents/clusterScopedKinds.ts';
+import { KIND_TYPES } from '../../src/api/apiFields.generated.ts';
+import { CLUSTER_SCOPED_KINDS } from '../../src/api/kinds.ts';
+import { installedClientNode, kindOperations } from '../../scripts/apiFields/apiFieldsModule.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function withCrd(file: string, scope: string, versions = ['v1']): FileObjects {
   const f = emptyFileObjects(file);
@@ -63,6 +69,22 @@ test('after a change, a kind stays cluster-scoped while any file declares it, an
     kinds: new Set([W]),
     rescoped: new Set([W]),
   });
+});
+
+// kube-apiserver serves a cluster-scoped resource without a namespace in its path, and client-node names its operations
+// after that: createValidatingAdmissionPolicy, not createNamespacedValidatingAdmissionPolicy. An object of such a kind
+// has no namespace in Karmada: only a ClusterPropagationPolicy selects it, and its binding is a ClusterResourceBinding.
+test('every built-in kind kube-apiserver serves without a namespace is cluster-scoped, and no other', async () => {
+  const { apiFiles } = await installedClientNode(ROOT);
+  const served = new Set<string>();
+  for (const key of Object.keys(KIND_TYPES)) {
+    const operations = [...kindOperations(apiFiles, key)];
+    if (operations.length > 0 && operations.every((op) => !op.endsWith('Namespaced'))) served.add(key);
+  }
+  assert.ok(served.has('admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy'));
+  assert.ok(!served.has('apps/v1/Deployment'));
+  const builtIn = [...CLUSTER_SCOPED_KINDS].filter((k) => KIND_TYPES[k] !== undefined);
+  assert.equal(builtIn.sort(), [...served].sort());
 });
 
 test.run();

@@ -422,4 +422,41 @@ test("a template placed by clusterAffinities fails over to the next term's clust
   assert.ok(where(r, 'deployment.apps_web.yaml').includes('member2'));
 });
 
+// A built-in kind kube-apiserver serves cluster-scoped (here ValidatingAdmissionPolicy, GA in 1.30) has no namespace
+// in Karmada: LookForMatchedPolicy skips PropagationPolicies for it, and a ClusterPropagationPolicy binds it with a
+// ClusterResourceBinding.
+test('a ValidatingAdmissionPolicy is cluster-scoped: a PropagationPolicy cannot select it, a ClusterPropagationPolicy can', async () => {
+  const VAP = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy' };
+  const policyFile = yaml({
+    ...VAP,
+    metadata: { name: 'max-replicas' },
+    spec: {
+      matchConstraints: {
+        resourceRules: [
+          { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] },
+        ],
+      },
+      validations: [{ expression: 'object.spec.replicas <= 5' }],
+    },
+  });
+  const file = 'validatingadmissionpolicy.admissionregistration.k8s.io_max-replicas.yaml';
+  const r = await rendered({
+    ...MEMBERS,
+    'templates/vap.yaml': policyFile,
+    'policies/vap.yaml': pp('vap', [{ ...VAP, name: 'max-replicas' }], names(['member1'])),
+  });
+  assert.equal(where(r, file), []);
+  assert.equal(
+    r.ls('flotilla/rendered').filter((p) => p.startsWith('bindings/')),
+    [],
+  );
+  await step(r, { 'policies/vap.yaml': cpp('vap', [{ ...VAP, name: 'max-replicas' }], names(['member1'])) });
+  assert.ok(r.ls('flotilla/rendered').includes(`clusters/member1/_cluster/${file}`));
+  const binding = out(r, 'bindings/_cluster/max-replicas-validatingadmissionpolicy.yaml');
+  assert.is(binding?.kind, 'ClusterResourceBinding');
+  const manifest = out(r, `clusters/member1/_cluster/${file}`);
+  assert.ok(manifest);
+  assert.is((manifest.metadata as Obj).namespace, undefined);
+});
+
 test.run();
