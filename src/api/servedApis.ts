@@ -97,18 +97,55 @@ const SERVED_AT: ReadonlyMap<string, readonly string[]> = (() => {
   return at;
 })();
 
+/**
+ * Built-in kinds kube-apiserver never stores, each with what a create does instead: a review answers and keeps nothing,
+ * a Binding binds a pod, a ComponentStatus is only reported. Karmada's API server keeps no such template, and its
+ * detector watches only resources it can list, watch and delete (lifted.GetDeletableResources): nothing is propagated.
+ */
+const NOT_STORED: ReadonlyMap<string, string> = new Map([
+  ['authentication.k8s.io/v1/SelfSubjectReview', 'answers a SelfSubjectReview (who the caller is) and keeps nothing'],
+  ['authentication.k8s.io/v1/TokenReview', 'answers a TokenReview (whether the token authenticates) and keeps nothing'],
+  [
+    'authorization.k8s.io/v1/LocalSubjectAccessReview',
+    'answers a LocalSubjectAccessReview (whether the access is allowed) and keeps nothing',
+  ],
+  [
+    'authorization.k8s.io/v1/SelfSubjectAccessReview',
+    'answers a SelfSubjectAccessReview (whether the access is allowed) and keeps nothing',
+  ],
+  [
+    'authorization.k8s.io/v1/SelfSubjectRulesReview',
+    'answers a SelfSubjectRulesReview (what the caller may do) and keeps nothing',
+  ],
+  [
+    'authorization.k8s.io/v1/SubjectAccessReview',
+    'answers a SubjectAccessReview (whether the access is allowed) and keeps nothing',
+  ],
+  ['v1/Binding', "carries out a Binding (sets the pod's spec.nodeName) and keeps nothing"],
+  ['v1/ComponentStatus', 'only reports ComponentStatuses and refuses to create one'],
+]);
+
 export interface UnservedApi {
   message: string;
   fix: string;
 }
 
 /**
- * Why kube-apiserver (Karmada's API server) refuses an object of this apiVersion and kind, or undefined when it serves
- * it or the group is not a built-in one (a CRD's, checked by its CRD). Alpha versions of the kinds table count as
+ * Why kube-apiserver (Karmada's API server) refuses or does not keep an object of this apiVersion and kind, or undefined
+ * when it serves and stores it or the group is not a built-in one (a CRD's, checked by its CRD). Alpha versions of the kinds table count as
  * served: a cluster may enable them.
  */
 export function unservedApi(apiVersion: string, kind: string): UnservedApi | undefined {
   const key = `${apiVersion}/${kind}`;
+  const notStored = NOT_STORED.get(key);
+  if (notStored)
+    return {
+      message: `kube-apiserver ${notStored}: Karmada's API server holds no ${kind} template, so nothing would be propagated`,
+      fix:
+        kind === 'ComponentStatus'
+          ? 'remove the ComponentStatus'
+          : `remove the ${kind}; to run it against a member, create it there (kubectl create -f)`,
+    };
   if (KIND_TYPES[key] !== undefined || !BUILTIN_GROUPS.has(groupOf(apiVersion))) return undefined;
   const removal = REMOVED_APIS.get(key);
   if (removal) {

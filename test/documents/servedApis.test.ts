@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import { classifyText } from './helpers/classifyText.ts';
 import { KIND_TYPES } from '../../src/api/apiFields.generated.ts';
 import { REMOVED_APIS, unservedApi } from '../../src/api/servedApis.ts';
+import { installedClientNode, kindOperations } from '../../scripts/apiFields/apiFieldsModule.ts';
+import path from 'node:path';
 
 test('a built-in apiVersion Kubernetes removed is an error at its apiVersion naming the one to use, and the template is held', () => {
   const file = classifyText(
@@ -81,6 +83,43 @@ test('a built-in group at a version or kind kube-apiserver does not serve is ref
     ['policy.karmada.io/v1alpha1', 'PropagationPolicy'],
   ] as const)
     assert.is(unservedApi(apiVersion, kind), undefined, `${apiVersion} ${kind}`);
+});
+
+// Karmada's detector watches only resources it can list, watch and delete; a kind kube-apiserver answers without
+// keeping (a review, a Binding) or never lets anyone create (ComponentStatus) is no template there.
+test('a kind kube-apiserver never stores is an error at its apiVersion, and the template is held', async () => {
+  const file = classifyText(
+    'templates/review.yaml',
+    `apiVersion: authorization.k8s.io/v1
+kind: SubjectAccessReview
+metadata: {name: can-alice-read}
+spec:
+  user: alice
+  resourceAttributes: {verb: get, resource: pods}
+`,
+  );
+  assert.equal(
+    file.problems.map((p) => `${p.line}:${p.column} ${p.severity} ${p.code}`),
+    ['1:13 error INVALID_VALUE'],
+  );
+  assert.match(
+    file.problems[0]!.message,
+    'kube-apiserver answers a SubjectAccessReview (whether the access is allowed) and keeps nothing',
+  );
+  assert.equal(file.templates, []);
+  // What the installed client's API offers no delete for, kube-apiserver keeps no object of.
+  const { apiFiles } = await installedClientNode(path.resolve(import.meta.dirname, '../..'));
+  const stored = (key: string) => {
+    const operations = kindOperations(apiFiles, key);
+    return operations.has('delete') || operations.has('deleteNamespaced');
+  };
+  const notStored = Object.keys(KIND_TYPES).filter((key) => kindOperations(apiFiles, key).size > 0 && !stored(key));
+  assert.ok(notStored.includes('v1/Binding'));
+  for (const key of notStored) {
+    const slash = key.lastIndexOf('/');
+    assert.ok(unservedApi(key.slice(0, slash), key.slice(slash + 1)), key);
+  }
+  assert.is(unservedApi('v1', 'ConfigMap'), undefined);
 });
 
 test.run();
