@@ -1,4 +1,5 @@
 import type { Problem } from '../errors/problem.ts';
+import { loopbackUrl } from './loopbackUrl.ts';
 import { chartArchiveEntries, type ChartArchiveRead } from './chartArchive.ts';
 
 /**
@@ -47,13 +48,14 @@ export function schemaFileProblems(file: string, bytes: Uint8Array, shownAs: str
       return;
     }
     for (const [key, value] of Object.entries(node)) {
-      if (URL_KEYS.has(key) && typeof value === 'string' && /^file:/i.test(value))
+      const reads = URL_KEYS.has(key) && typeof value === 'string' ? hostReadBy(value) : undefined;
+      if (reads)
         out.push({
           file,
           ...at(JSON.stringify(value).slice(1, -1)),
           code: 'INVALID_VALUE',
           severity: 'error',
-          message: `${shownAs} names ${JSON.stringify(value)} as ${key}: helm would read that file of the host running the render, not of the commit`,
+          message: `${shownAs} names ${JSON.stringify(value)} as ${key}: helm would read ${reads}, not of the commit`,
           fix: 'put the definitions in the schema itself and refer to them by "#/definitions/…" (or "#/$defs/…")',
         });
       else visit(value, depth + 1);
@@ -61,6 +63,17 @@ export function schemaFileProblems(file: string, bytes: Uint8Array, shownAs: str
   };
   visit(schema, 0);
   return out;
+}
+
+/**
+ * What of the host a schema URL makes helm read: a `file:` URL its files; an http(s) one on a loopback host its local
+ * services, as Go's HTTP client connects to those directly and never through the refusing proxy a render sets
+ * (golang.org/x/net/http/httpproxy useProxy), so a relative `$ref` under such an `$id` too. Any other URL goes to
+ * that proxy and fails there.
+ */
+function hostReadBy(value: string): string | undefined {
+  if (/^file:/i.test(value)) return 'that file of the host running the render';
+  return loopbackUrl(value) ? 'a service listening on the loopback of the host running the render' : undefined;
 }
 
 /**

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { archivedSchemaProblems, schemaFileProblems } from '../../src/units/chartSchemas.ts';
@@ -114,6 +116,68 @@ test("a chart's values schema cannot bring a file of the host into validate's me
   assert.not.match(JSON.stringify(snapshot.model.problems), 'host-secret-value');
   assert.ok(snapshot.model.unreadableFiles.has('helm-guestbook/Chart.yaml'));
   assert.ok(snapshot.model.templates.has('v1/ConfigMap/default/own'));
+});
+
+test("a chart's values schema cannot make helm fetch from a service on the render's loopback, by URL or by a relative $ref under a loopback $id", async () => {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    res.end('{"type": "object", "description": "loopback-service-body"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { $ref: `http://127.0.0.1:${port}/a.json` },
+        b: { $id: `http://LOCALHOST:${port}/d/`, $ref: 'b.json' },
+        c: { $ref: `//[::ffff:127.0.0.1]:${port}/c.json` },
+        d: { $ref: 'https://schemas.example.com/remote.json' },
+      },
+    };
+    assert.equal(
+      schemaFileProblems('web/values.schema.json', bytes(JSON.stringify(schema, null, 2))).map((p) => [
+        p.line,
+        p.message.split(' as ')[1],
+      ]),
+      [
+        [
+          5,
+          '$ref: helm would read a service listening on the loopback of the host running the render, not of the commit',
+        ],
+        [
+          8,
+          '$id: helm would read a service listening on the loopback of the host running the render, not of the commit',
+        ],
+        [
+          12,
+          '$ref: helm would read a service listening on the loopback of the host running the render, not of the commit',
+        ],
+      ],
+    );
+    const repo = makeConfigRepoWith(
+      repos,
+      {
+        ...MEMBERS,
+        ...helmGuestbook(1),
+        'helm-guestbook/values.schema.json': JSON.stringify({
+          type: 'object',
+          properties: { replicaCount: { $id: `http://127.0.0.1:${port}/s/`, $ref: 'r.json' } },
+        }),
+      },
+      'units',
+    );
+    const snapshot = await renderSnapshot(await openRepo(repo.dir), 'HEAD');
+    assert.equal(
+      snapshot.model.problems.map((p) => [p.file, p.line, p.code]),
+      [['helm-guestbook/values.schema.json', 1, 'INVALID_VALUE']],
+    );
+    assert.equal(requests, []);
+    assert.not.match(JSON.stringify(snapshot.model.problems), 'loopback-service-body');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test.run();
