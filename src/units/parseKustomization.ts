@@ -1,5 +1,6 @@
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, visit, type Node, type YAMLMap } from 'yaml';
 import type { Problem } from '../errors/problem.ts';
+import { parseDocuments } from '../documents/parseDocuments.ts';
 
 /** A path a kustomization reads, as written, with where it is written. */
 export interface KustomizationReference {
@@ -136,8 +137,29 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
   }
   for (const name of PLUGIN_LISTS) {
     const value = field(name)?.value;
-    if (isSeq(value))
-      for (const item of value.items) if (isScalar(item) && typeof item.value === 'string') add(item, true, name);
+    if (!isSeq(value)) continue;
+    for (const item of value.items) {
+      if (!isScalar(item) || typeof item.value !== 'string') continue;
+      // kustomize takes an entry that reads as objects for an inline configuration, and any other for a path
+      // (api/internal/target/kusttarget.go configureExternalTransformers): what an inline one loads is checked as a
+      // file's is, and its text as a path too (a hand-made tree can hold a file of that name).
+      const inline = inlinePluginConfigs(file, item.value);
+      if (inline === undefined) {
+        add(item, true, name);
+        continue;
+      }
+      if (remoteReason(item.value.trim())) add(item, true, name);
+      if (inline === 'unreadable')
+        problem(
+          item,
+          'INVALID_VALUE',
+          `${name} holds ${JSON.stringify(item.value.slice(0, 80))}, which kustomize may read as an inline configuration this check cannot read`,
+          'write the configuration in a file beside the kustomization and name that file',
+        );
+      else
+        for (const load of inline)
+          problem(item, 'INVALID_VALUE', outsideLoadMessage(`${name} (inline)`, load), OUTSIDE_LOAD_FIX);
+    }
   }
   const openapi = field('openapi')?.value;
   if (isMap(openapi)) add(fieldOf(openapi, 'path')?.value as Node, false, 'openapi.path');
@@ -155,7 +177,7 @@ export function parseKustomization(file: string, text: string): ParsedKustomizat
 }
 
 /** A field name as Go's encoding/json compares it: case folded, `ſ` as `s` and the Kelvin sign as `k`. */
-function foldName(name: string): string {
+export function foldName(name: string): string {
   let out = '';
   for (const ch of name) out += ch.charCodeAt(0) < 0x80 ? ch.toUpperCase() : ch.toLowerCase().toUpperCase();
   return out;
@@ -228,3 +250,99 @@ export function remoteReason(path: string): string | undefined {
   if (/^(github\.com|gitlab\.com|bitbucket\.org)\//i.test(path)) return 'a remote repository';
   return undefined;
 }
+
+/**
+ * kustomize's built-in generators and transformers whose configuration names files it loads, with those fields
+ * (api/internal/builtins: each passes them to its loader's Load, which GETs an http(s) URL). HelmChartInflationGenerator
+ * is left out: without `--enable-helm`, which a render never gives, it fails before it loads anything.
+ */
+const LOADED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  PatchTransformer: ['path'],
+  PatchJson6902Transformer: ['path'],
+  PatchStrategicMergeTransformer: ['paths'],
+  ReplacementTransformer: ['replacements'],
+  ConfigMapGenerator: ['files', 'envs', 'env'],
+  SecretGenerator: ['files', 'envs', 'env'],
+  ValueAddTransformer: ['targetFilePath'],
+};
+
+/** A file a plugin configuration makes kustomize load from outside the commit, where the configuration says so. */
+export interface OutsideLoad {
+  /** The field's path in the configuration, for locating its line. */
+  at: (string | number)[];
+  kind: string;
+  /** The field as kustomize names it (`path`, `replacements[].path`, `files`). */
+  field: string;
+  value: string;
+  /** Why it is outside: a URL, a remote repository, a path outside the repository (parseKustomization's remoteReason). */
+  reason: string;
+}
+
+/**
+ * What a built-in plugin's configuration (a document of a file named in `generators:`, `transformers:` or
+ * `validators:`, or one written inline there) would make kustomize load from outside the commit (pure). The
+ * kustomization's own fields are checked by parseKustomization; these are read by the plugin when it is configured,
+ * so a URL there reaches the network (and a loopback one reaches the host's own services: Go's HTTP client takes no
+ * proxy for those). The plugin is found by kind alone, and fields are matched as Go's JSON decoding matches them.
+ */
+export function pluginConfigOutsideLoads(config: unknown): OutsideLoad[] {
+  if (!isObject(config)) return [];
+  const kind = fieldsOf(config, 'kind').find((k) => typeof k.value === 'string' && LOADED_FIELDS[k.value]);
+  if (!kind) return [];
+  const fields = LOADED_FIELDS[kind.value as string]!;
+  const out: OutsideLoad[] = [];
+  const check = (at: (string | number)[], field: string, raw: unknown, keyed = false) => {
+    if (typeof raw !== 'string') return;
+    // `key=path` names the key a generated entry gets.
+    const eq = keyed ? raw.indexOf('=') : -1;
+    const value = (eq >= 0 ? raw.slice(eq + 1) : raw).trim();
+    // An inline patch (PatchStrategicMergeTransformer's paths take those too) is no path.
+    if (value.includes('\n')) return;
+    const reason = remoteReason(value);
+    if (reason) out.push({ at, kind: kind.value as string, field, value, reason });
+  };
+  for (const name of fields)
+    for (const { key, value } of fieldsOf(config, name)) {
+      if (name === 'replacements') {
+        if (Array.isArray(value))
+          value.forEach((r, i) => {
+            for (const path of isObject(r) ? fieldsOf(r, 'path') : [])
+              check([key, i, path.key], 'replacements[].path', path.value);
+          });
+      } else if (Array.isArray(value)) value.forEach((v, i) => check([key, i], name, v, name === 'files'));
+      else check([key], name, value);
+    }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Every field Go's JSON decoding would read as `name` (it keeps the last of those it meets; each is checked). */
+function fieldsOf(map: Record<string, unknown>, name: string): { key: string; value: unknown }[] {
+  const folded = foldName(name);
+  return Object.keys(map)
+    .filter((k) => foldName(k) === folded)
+    .map((key) => ({ key, value: map[key] }));
+}
+
+/**
+ * The configurations an entry of `generators:`, `transformers:` or `validators:` holds inline, with what each loads
+ * from outside the commit; undefined when the entry is a path, 'unreadable' when it may be YAML kustomize reads and
+ * this parse does not (pure).
+ */
+function inlinePluginConfigs(file: string, entry: string): OutsideLoad[] | 'unreadable' | undefined {
+  const parsed = parseDocuments(`${file}.inline.yaml`, new TextEncoder().encode(entry));
+  if (parsed.problems.some((p) => p.severity === 'error')) return entry.includes(':') ? 'unreadable' : undefined;
+  if (!parsed.documents.some((d) => isObject(d.value))) return undefined;
+  return parsed.documents.flatMap((d) => pluginConfigOutsideLoads(d.value));
+}
+
+/** A problem's message for a plugin configuration's field that loads from outside the commit. */
+export function outsideLoadMessage(where: string, load: OutsideLoad): string {
+  return `${where}: ${load.kind}'s ${load.field} names ${load.reason} (${load.value}), which kustomize would load when it configures the plugin: a render reads only the commit, never the network`;
+}
+
+export const OUTSIDE_LOAD_FIX =
+  'commit the file beside the kustomization and name it by its relative path (or write the patch inline)';

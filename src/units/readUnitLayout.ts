@@ -22,7 +22,7 @@ const LAYOUT_FILE = 'layout.json';
 /** Where `helm dependency build` records a chart's dependencies: it can name a `file://` one too. */
 const CHART_LOCK = 'Chart.lock';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 10;
+const LAYOUT_VERSION = 11;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**

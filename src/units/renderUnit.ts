@@ -8,6 +8,7 @@ import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/mode
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
+import { OUTSIDE_LOAD_FIX, outsideLoadMessage, pluginConfigOutsideLoads } from './parseKustomization.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import type { SourceUnit } from './detectUnits.ts';
 import { toolProblem, type HelmInputTexts } from './toolProblem.ts';
@@ -43,7 +44,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings or failure are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 17;
+const RUN_RECIPE = 18;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -346,6 +347,10 @@ async function runUnit(
         cache: false,
         problems: written.unwritable.map((u) => unwritableProblem(u.path, u.code)),
       };
+    if (unit.tool === 'kustomize') {
+      const refused = await pluginConfigProblems(src, written.files);
+      if (refused.length > 0) return { ok: false, cache: true, problems: refused };
+    }
     const links = linkWarnings(written.links.filter((l) => !copiedTo.has(l.path)));
     // Where `helm dependency build` would have put each file:// dependency.
     for (const copy of unit.copiedCharts ?? []) {
@@ -879,6 +884,40 @@ async function chartSchemaProblems(repo: GitRepo, charts: readonly ChartFolder[]
 }
 
 /**
+ * What the built-in plugin configurations among a Kustomize unit's files would make kustomize load from outside the
+ * commit (parseKustomization's pluginConfigOutsideLoads), at each field's line. Every file is looked at, not only those
+ * a `transformers:` list names: a folder named there is built, and its files are the configurations. A file naming no
+ * such kind, with no escape, tag or alias that could spell one, is not parsed.
+ */
+async function pluginConfigProblems(src: string, files: readonly string[]): Promise<Problem[]> {
+  const out: Problem[] = [];
+  for (const file of files) {
+    const bytes = await readFile(path.join(src, file));
+    const text = bytes.toString('latin1');
+    if (!PLUGIN_KIND_HINT.test(text)) continue;
+    // Read as YAML whatever the name: kustomize reads a configuration named .json as YAML too.
+    const parsed = parseDocuments(`${file}.yaml`, bytes);
+    for (const doc of parsed.documents)
+      for (const load of pluginConfigOutsideLoads(doc.value)) {
+        const at = doc.locate(load.at);
+        out.push({
+          file,
+          line: at.line,
+          column: at.column,
+          code: 'INVALID_VALUE',
+          severity: 'error',
+          message: outsideLoadMessage(file, load),
+          fix: OUTSIDE_LOAD_FIX,
+        });
+      }
+  }
+  return out;
+}
+
+/** A kind pluginConfigOutsideLoads reads, or YAML that could spell one another way (an escape, a tag, an alias). */
+const PLUGIN_KIND_HINT = /Transformer|Generator|\\|!|\*/;
+
+/**
  * The symbolic links a render left out, as warnings at each (pure): the tool sees the commit's files, never a link, so
  * a template or value file committed as a link is not rendered, and a link cannot lead a render out of the commit.
  */
@@ -928,7 +967,12 @@ async function materialize(
   repo: GitRepo,
   inputs: ReadonlyMap<string, string>,
   dir: string,
-): Promise<{ links: { path: string; target: string }[]; unwritable: { path: string; code: string }[] }> {
+): Promise<{
+  links: { path: string; target: string }[];
+  unwritable: { path: string; code: string }[];
+  /** The files written, by repository path. */
+  files: string[];
+}> {
   const files = new Map<string, { oid: string; mode: string }>();
   for (const [input, oid] of inputs) {
     if (!input.endsWith('/')) {
@@ -949,6 +993,7 @@ async function materialize(
   // Every path stays inside the folder, whatever a hand-made tree names (listTreeFiles already leaves `..` out).
   const inside = (p: string) => path.resolve(dir, p).startsWith(`${path.resolve(dir)}${path.sep}`);
   const unwritable: { path: string; code: string }[] = [];
+  const written: string[] = [];
   for (const [p, f] of wanted) {
     if (!inside(p)) continue;
     const target = path.join(dir, p);
@@ -957,6 +1002,7 @@ async function materialize(
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, bytes);
       if (f.mode === '100755') await chmod(target, 0o755);
+      written.push(p);
     } catch (err) {
       const code = String((err as NodeJS.ErrnoException).code ?? 'EIO');
       // Named where the tree holds the name twice: the file that is also a folder above this one.
@@ -972,6 +1018,7 @@ async function materialize(
       target: decoder.decode(targets.get(f.oid) ?? new Uint8Array()).slice(0, 200),
     })),
     unwritable,
+    files: written,
   };
 }
 
