@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 export interface ToolRun {
   /** Exit code; null when killed (timeout, output cap). */
@@ -37,23 +37,46 @@ export function ranOutOfMemory(stderr: string): boolean {
 /** Runs a tool to completion, killing it at the timeout or once its output passes the cap. */
 const STDERR_KEPT = 32 * 1024;
 
-export function runTool(
+/**
+ * The `unshare` that gives a tool a network namespace of its own (only a loopback, and that down), or undefined where
+ * the platform does not let this process make one (a container without user namespaces, no util-linux), asked once.
+ * Helm and kustomize reach the network through Go's HTTP client, which a refusing proxy stops for every host but
+ * `localhost` and loopback addresses: those it connects to itself (golang.org/x/net/http/httpproxy), so a URL a pull
+ * request builds where no check before the run can see it (a kustomize plugin folder that patches its own path) would
+ * reach the reconciler's own loopback services. Without a namespace, those checks are all there is.
+ */
+export function networkIsolation(): Promise<string | undefined> {
+  isolation ??= new Promise((resolve) => {
+    if (process.platform !== 'linux') return resolve(undefined);
+    execFile(
+      '/bin/sh',
+      ['-c', 'u=$(command -v unshare) && "$u" -rn /bin/sh -c "exit 0" && echo "$u"'],
+      { timeout: 10_000 },
+      (err, stdout) => resolve(err ? undefined : stdout.trim() || undefined),
+    );
+  });
+  return isolation;
+}
+let isolation: Promise<string | undefined> | undefined;
+
+export async function runTool(
   file: string,
   args: readonly string[],
   opts: { cwd: string; env: Record<string, string>; limits: ToolLimits },
 ): Promise<ToolRun> {
+  const unshare = await networkIsolation();
   return new Promise((resolve, reject) => {
     const kib = Math.floor((opts.limits.maxMemoryBytes ?? DEFAULT_TOOL_LIMITS.maxMemoryBytes!) / 1024);
     // sh sets the limit and becomes the tool (exec), so the kill below reaches the tool itself; a sh without
-    // `ulimit -v` runs it unbounded rather than not at all.
+    // `ulimit -v` runs it unbounded rather than not at all. unshare execs sh in turn, in the same process.
+    const shell = ['/bin/sh', '-c', `ulimit -v ${kib} 2>/dev/null; exec "$0" "$@"`, file, ...args];
+    const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
     const child =
       process.platform === 'win32'
-        ? spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] })
-        : spawn('/bin/sh', ['-c', `ulimit -v ${kib} 2>/dev/null; exec "$0" "$@"`, file, ...args], {
-            cwd: opts.cwd,
-            env: opts.env,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
+        ? spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio })
+        : unshare
+          ? spawn(unshare, ['-rn', ...shell], { cwd: opts.cwd, env: opts.env, stdio })
+          : spawn(shell[0]!, shell.slice(1), { cwd: opts.cwd, env: opts.env, stdio });
     const chunks: Buffer[] = [];
     let size = 0;
     // The error's start names the file and line, its end the cause (Helm nests a looping include a thousand deep):
