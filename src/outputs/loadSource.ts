@@ -383,6 +383,13 @@ async function loadIncremental(
   // A template the last render held (defined twice, say) renders as every file that defines it says: the index lists
   // it under each of them, so those of the ones held are looked up, once.
   const heldLookedUp = new Set<string>();
+  // One held since its first commit (defined twice there) has no entry of its own, only its files' entries: a changed
+  // file that listed it may have ended the duplicate, and the definition left, in a file unchanged, renders now.
+  const heldAtBirth = new Set(
+    [...changedPaths].flatMap((path) =>
+      (index.file(path)?.templates ?? []).filter((key) => !index.template(key) && !model.templates.has(key)),
+    ),
+  );
   for (;;) {
     settleShrunk(shrunk, followed, affected);
     await index.load({ templates: affected });
@@ -402,7 +409,7 @@ async function loadIncremental(
       // A scoped units' template is made of every unit's variant.
       for (const file of entry ? [entry.file, ...(entry.units ?? []).map((u) => u.file)] : [])
         if (!asked.has(file)) missing.add(file);
-      if (entry?.held && !heldLookedUp.has(key)) held.add(key);
+      if ((entry?.held || (!entry && heldAtBirth.has(key))) && !heldLookedUp.has(key)) held.add(key);
     }
     if (held.size > 0) {
       await index.loadAll();
