@@ -24,6 +24,7 @@ import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing, type Listing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
 import { UsageError } from '../errors/UsageError.ts';
+import { readResourceArguments, ResourceArgumentsError, type ResourceArguments } from './resourceArguments.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import {
@@ -125,14 +126,19 @@ export function resolveOrReport(
     return resolveTarget(fleet, words, usage);
   } catch (err) {
     if (!(err instanceof UnknownResourceTypeError)) throw err;
-    ctx.err(`error: the server doesn't have a resource type "${terminalSafe(err.word)}"\n`);
-    ctx.err(`flotilla: ${err.message}\n`);
-    return 1;
+    return reportUnknownType(err, ctx);
   }
 }
 
+/** kubectl's error for a type the server does not serve, then the types this repository has; exit code 1. */
+function reportUnknownType(err: UnknownResourceTypeError, ctx: ReadCommandContext): number {
+  ctx.err(`error: the server doesn't have a resource type "${terminalSafe(err.word)}"\n`);
+  ctx.err(`flotilla: ${err.message}\n`);
+  return 1;
+}
+
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind> [NAME | -l SELECTOR] [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by PATH] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind>[,TYPE...] [NAME... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by PATH] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
@@ -148,8 +154,8 @@ const GET_OPTIONS = {
 
 /**
  * `flotilla get`: kubectl get over Git state. Clusters from the config repo and the status branch, bindings
- * and works from the rendered branch, templates with their aggregated status. Exit 0, or 1 when a named
- * object does not exist.
+ * and works from the rendered branch, templates with their aggregated status; several types, names or TYPE/NAME
+ * words as kubectl reads them. Exit 0, or 1 when a named object does not exist.
  */
 export async function getCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: GET_OPTIONS });
@@ -177,58 +183,95 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       `-o ${output}: use wide, yaml, json, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE`,
     );
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
+  if (positionals.length === 0) throw new UsageError(USAGE);
+  let args: ResourceArguments;
+  try {
+    args = readResourceArguments(positionals, 'flotilla');
+  } catch (err) {
+    if (!(err instanceof ResourceArgumentsError)) throw err;
+    ctx.err(`error: ${terminalSafe(err.message)}\n`);
+    return 1;
+  }
+  if ((args.form === 'types' ? args.words : args.form === 'names' ? [args.word] : []).includes('all'))
+    throw new UsageError(
+      'get all is not read: kubectl\'s "all" is the API server\'s category of that name (pods, replicasets, services, deployments and the other kinds and custom resources that join it), which a repository of templates does not reproduce; name the types instead, e.g. flotilla get deploy,sts,svc',
+    );
+  // kubectl's words: names or resource/name words with a selector are refused before any type is looked up.
+  if (requirements && args.form === 'names')
+    throw new UsageError('name cannot be provided when a selector is specified');
+  if (requirements && args.form === 'tuples')
+    throw new UsageError('selectors and the all flag cannot be used when passing resource/name arguments');
   const fleet = await openFleet('get', values);
-  const target = resolveOrReport(fleet, positionals, USAGE, ctx);
-  if (typeof target === 'number') return target;
-  const { type, name } = target;
-  // kubectl's words: a name and a selector together are refused before anything is read.
-  if (requirements && name !== undefined) throw new UsageError('name cannot be provided when a selector is specified');
-  if (type.type !== 'clusters' && type.type !== 'federatedhpas' && type.type !== 'policies' && !fleet.rendered) {
+  let requests: GetRequest[];
+  try {
+    requests = getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey));
+  } catch (err) {
+    if (!(err instanceof UnknownResourceTypeError)) throw err;
+    return reportUnknownType(err, ctx);
+  }
+  if (
+    !fleet.rendered &&
+    requests.some((r) => r.type.type !== 'clusters' && r.type.type !== 'federatedhpas' && r.type.type !== 'policies')
+  ) {
     ctx.err(
       `flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`,
     );
     return 1;
   }
-  const listed = await readListing(fleet, type, {
-    ...(name !== undefined ? { name } : {}),
-    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
-    ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
-    allNamespaces: values['all-namespaces'] ?? false,
-    wide: output === 'wide',
-    now: ctx.now(),
-  });
-  // cli-runtime's builder refuses a name with --all-namespaces for a namespaced type (a cluster-scoped one is read);
-  // -A gives a namespaced type, and only such a type, its NAMESPACE column.
-  if (name !== undefined && values['all-namespaces'] && listed.headers[0] === 'NAMESPACE')
-    throw new UsageError('a resource cannot be retrieved by name across all namespaces');
-  const chosen = requirements ? selected(listed, requirements) : listed;
-  let listing = chosen;
-  // kubectl sorts its own table's rows, and any other output's list; one named object is printed as it is.
-  const sortBy = values['sort-by'] ?? '';
-  if (sortBy !== '' && !(name !== undefined && chosen.objects.length === 1 && output !== 'text' && output !== 'wide')) {
-    try {
-      listing = sorted(
-        chosen,
-        sortOrder(chosen.objects, sortBy, output === 'text' || output === 'wide' ? 'table' : 'list'),
-      );
-    } catch (err) {
-      if (!(err instanceof SortByError)) throw err;
-      if (err.printed) {
-        ctx.err(`error: ${terminalSafe(err.message)}\n`);
-        return 1;
-      }
-      // kubectl's table printer fails silently there and prints no row, so it says there are none.
-      listing = { ...chosen, rows: [], objects: [] };
-    }
+  // What kubectl calls its infos: a table per type listed, one per named object found; a missing one is an error
+  // printed after everything found.
+  const infos: GetInfo[] = [];
+  const notFound: string[] = [];
+  const warnings = new Set<string>();
+  for (const { type, name } of requests) {
+    const listed = await readListing(fleet, type, {
+      ...(name !== undefined ? { name } : {}),
+      ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
+      ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
+      allNamespaces: values['all-namespaces'] ?? false,
+      wide: output === 'wide',
+      now: ctx.now(),
+    });
+    // cli-runtime's builder refuses a name with --all-namespaces for a namespaced type (a cluster-scoped one is read);
+    // -A gives a namespaced type, and only such a type, its NAMESPACE column.
+    if (name !== undefined && values['all-namespaces'] && listed.headers[0] === 'NAMESPACE')
+      throw new UsageError('a resource cannot be retrieved by name across all namespaces');
+    for (const warning of listed.warnings ?? []) warnings.add(warning);
+    const listing = requirements ? selected(listed, requirements) : listed;
+    // kubectl's words (the API server's NotFound), whichever namespace or cluster was read.
+    if (name !== undefined && listing.rows.length === 0)
+      notFound.push(`Error from server (NotFound): ${resourceName(type)} "${terminalSafe(name)}" not found\n`);
+    else infos.push({ type, listing });
   }
-  for (const warning of listing.warnings ?? []) ctx.err(`Warning: ${terminalSafe(warning)}\n`);
-  const plural = resourceName(type);
-  if (listing.rows.length === 0) {
-    if (name !== undefined) {
-      // kubectl's words (the API server's NotFound), whichever namespace or cluster was read.
-      ctx.err(`Error from server (NotFound): ${plural} "${terminalSafe(name)}" not found\n`);
+  for (const warning of warnings) ctx.err(`Warning: ${terminalSafe(warning)}\n`);
+  // One name or one resource/name word asks for an object, which is printed alone or, missing, is the whole error.
+  const single = args.form === 'names' ? args.names.length === 1 : args.form === 'tuples' && args.tuples.length === 1;
+  if (single && notFound.length > 0) {
+    for (const line of notFound) ctx.err(line);
+    return 1;
+  }
+  const sortBy = values['sort-by'] ?? '';
+  if (output === 'text' || output === 'wide') {
+    const tables = sortBy === '' ? infos : sortedTables(infos, sortBy);
+    if ('error' in tables) {
+      ctx.err(`error: ${terminalSafe(tables.error)}\n`);
       return 1;
     }
+    const written = printTables(tables, {
+      noHeaders: values['no-headers'] ?? false,
+      labels: {
+        keys: (values['label-columns'] ?? []).flatMap((text) => text.split(',')),
+        show: values['show-labels'] ?? false,
+      },
+      out: ctx.out,
+    });
+    if (!written && notFound.length === 0)
+      ctx.err(
+        infos.every((info) => info.listing.namespaced)
+          ? `No resources found in ${values.namespace ?? 'default'} namespace.\n`
+          : 'No resources found\n',
+      );
+    return reportErrors(notFound, undefined, ctx);
   }
   // kubectl makes these printers once the objects are read: a missing object's error comes first.
   const unusable = template && 'error' in template ? template : columns && 'error' in columns ? columns : undefined;
@@ -236,54 +279,197 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.err(`error: ${unusable.error}\n`);
     return 1;
   }
+  // printGeneric: every object found, of every type, in one list, which --sort-by sorts as a whole.
+  let items = infos.flatMap(({ type, listing }) =>
+    listing.objects.map((object, i) => ({
+      type,
+      object,
+      row: listing.rows[i],
+      nameAt: listing.headers.indexOf('NAME'),
+    })),
+  );
+  if (sortBy !== '' && !(single && items.length === 1)) {
+    try {
+      const order = sortOrder(
+        items.map((item) => item.object),
+        sortBy,
+        'list',
+      );
+      items = order.map((i) => items[i]!);
+    } catch (err) {
+      if (!(err instanceof SortByError)) throw err;
+      return reportErrors(notFound, terminalSafe(err.message), ctx);
+    }
+  }
+  const objects = items.map((item) => item.object);
   const table = columns && 'columns' in columns ? columns : undefined;
-  if (listing.rows.length === 0) {
-    if (table) return printColumns(table, [], ctx);
-    // kubectl prints every output but its own table through printGeneric, which has nothing to say of an empty list.
-    if (output === 'name') return 0;
-    if (output === 'yaml' || output === 'json' || template)
-      return printObject(
-        output,
-        template,
-        { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [] },
-        ctx,
-      );
-    else
-      ctx.err(
-        listing.namespaced
-          ? `No resources found in ${values.namespace ?? 'default'} namespace.\n`
-          : 'No resources found\n',
-      );
-    return 0;
+  let failed: string | undefined;
+  if (table) failed = printColumns(table, objects, ctx);
+  else if (output === 'name')
+    for (const { type, object, row, nameAt } of items) {
+      // kubectl prints kind.group/name, the kind lower-cased (`deployment.apps/web`, `service/web`), and the object's
+      // own name: a Work's, not the name of the template it carries that its table shows.
+      const own = (object as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+      ctx.out(`${kindPrefix(type)}/${terminalSafe(typeof own === 'string' ? own : (row?.[nameAt] ?? ''))}\n`);
+    }
+  else
+    failed = printObject(
+      output,
+      template,
+      single && objects.length === 1
+        ? objects[0]
+        : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: objects },
+      ctx,
+    );
+  return reportErrors(notFound, failed, ctx);
+}
+
+/**
+ * kubectl's end of a get that failed in part: the objects not found, then the printer's error, one a line; an error
+ * of kubectl's own says `error: ` only when it is the only one (cmdutil.CheckErr prints an aggregate's errors bare).
+ */
+function reportErrors(notFound: readonly string[], failed: string | undefined, ctx: ReadCommandContext): number {
+  for (const line of notFound) ctx.err(line);
+  if (failed === undefined) return notFound.length > 0 ? 1 : 0;
+  // Alone, it ends with the one line break kubectl's fatal adds when missing; in an aggregate, each error gets one.
+  if (notFound.length > 0) ctx.err(`${failed}\n`);
+  else ctx.err(`error: ${failed}${failed.endsWith('\n') ? '' : '\n'}`);
+  return 1;
+}
+
+/** One resource type get reads, and the object's name when one is named. */
+interface GetRequest {
+  type: ResourceType;
+  name?: string;
+}
+
+/** A table kubectl prints: a type's listing, or one named object's. */
+interface GetInfo {
+  type: ResourceType;
+  listing: Listing;
+}
+
+/**
+ * The reads the words ask for, in kubectl's order: each type once however it is spelled (`deploy,deployments` is
+ * one), each name of a type in turn, each resource/name word as given. A type no one serves ends it before any read.
+ */
+export function getRequests(
+  args: ResourceArguments,
+  kinds: ReadonlyArray<{ apiVersion: string; kind: string }>,
+): GetRequest[] {
+  const typeOf = (word: string) => {
+    const type = resolveResourceType(word, kinds);
+    if (!type) throw new UnknownResourceTypeError(word);
+    return type;
+  };
+  if (args.form === 'names') {
+    const type = typeOf(args.word);
+    return args.names.map((name) => ({ type, name }));
   }
-  if (table) return printColumns(table, listing.objects, ctx);
-  if (output === 'yaml' || output === 'json' || template) {
-    // kubectl's printGeneric: one named object is printed alone, anything else as a List of the objects.
-    const value =
-      name !== undefined && listing.objects.length === 1
-        ? listing.objects[0]
-        : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: listing.objects };
-    return printObject(output, template, value, ctx);
-  } else if (output === 'name') {
-    const nameAt = listing.headers.indexOf('NAME');
-    // kubectl prints kind.group/name, the kind lower-cased (`deployment.apps/web`, `service/web`), and the object's
-    // own name: a Work's, not the name of the template it carries that its table shows.
-    const prefix = `${kindOf(type).toLowerCase()}${groupOf(type) ? `.${groupOf(type)}` : ''}`;
-    const named = listing.objects.length === listing.rows.length;
-    listing.rows.forEach((row, i) => {
-      const own = named
-        ? (listing.objects[i] as { metadata?: { name?: unknown } } | undefined)?.metadata?.name
-        : undefined;
-      ctx.out(`${prefix}/${terminalSafe(typeof own === 'string' ? own : (row[nameAt] ?? ''))}\n`);
-    });
-  } else {
-    const table = withLabelColumns(listing, {
-      keys: (values['label-columns'] ?? []).flatMap((text) => text.split(',')),
-      show: values['show-labels'] ?? false,
-    });
-    ctx.out(printGetTable(table.headers, table.rows, { noHeaders: values['no-headers'] ?? false }));
+  if (args.form === 'tuples') {
+    const types = new Map<string, ResourceType>();
+    for (const { word } of args.tuples) if (!types.has(word)) types.set(word, typeOf(word));
+    return args.tuples.map(({ word, name }) => ({ type: types.get(word)!, name }));
   }
-  return 0;
+  const types = args.words.map(typeOf);
+  return types
+    .filter((type, i) => types.findIndex((t) => resourceName(t) === resourceName(type)) === i)
+    .map((type) => ({ type }));
+}
+
+/** The shape of a Table, all kubectl's own --sort-by reads when it has more than one to print (see sortedTables). */
+const TABLE_OBJECT = { apiVersion: 'meta.k8s.io/v1', kind: 'Table', metadata: {} };
+
+/**
+ * kubectl's own table with --sort-by. With more than one table (several types, several names) kubectl sorts the
+ * tables themselves by the field, as objects, before any row: a field a Table does not have (any object field,
+ * `.metadata.name`) ends the command with its "couldn't find any field" error. Then each table's rows are sorted; a
+ * table the row sorter refuses prints nothing, silently (kubectl ignores its printer's error there), and values the
+ * sorter cannot compare end the command.
+ */
+function sortedTables(infos: readonly GetInfo[], sortBy: string): GetInfo[] | { error: string } {
+  let tables = [...infos];
+  if (tables.length >= 2) {
+    try {
+      tables = sortOrder(
+        tables.map(() => TABLE_OBJECT),
+        sortBy,
+        'list',
+      ).map((i) => infos[i]!);
+    } catch (err) {
+      if (!(err instanceof SortByError)) throw err;
+      return { error: err.message };
+    }
+  }
+  const out: GetInfo[] = [];
+  for (const info of tables) {
+    try {
+      out.push({ ...info, listing: sorted(info.listing, sortOrder(info.listing.objects, sortBy, 'table')) });
+    } catch (err) {
+      if (!(err instanceof SortByError)) throw err;
+      // Values Go cannot compare end kubectl (klog's fatal line), whatever was to be printed.
+      if (err.printed) return { error: err.message };
+      out.push({ ...info, listing: { ...info.listing, rows: [], objects: [] } });
+    }
+  }
+  return out;
+}
+
+/**
+ * kubectl get's human-readable output of its tables: consecutive tables of one type share a header and column widths;
+ * a new type starts a table of its own, after a blank line when something was printed before it (not with
+ * --no-headers). With more than one type, each name is kind.group/name, as kubectl's --show-kind. With -A, once a
+ * namespaced type's table is printed every later table has a NAMESPACE column (a cluster-scoped object's empty), as
+ * kubectl's shared print flags keep it. Returns whether anything was printed.
+ */
+function printTables(
+  tables: readonly GetInfo[],
+  options: {
+    noHeaders: boolean;
+    labels: { keys: readonly string[]; show: boolean };
+    out: (s: string) => void;
+  },
+): boolean {
+  const withKind = new Set(tables.map((t) => resourceName(t.type))).size > 1;
+  let withNamespace = false;
+  let written = false;
+  for (let start = 0; start < tables.length; ) {
+    const type = tables[start]!.type;
+    let end = start;
+    while (end < tables.length && resourceName(tables[end]!.type) === resourceName(type)) end++;
+    const group = tables.slice(start, end);
+    start = end;
+    let headers = group[0]!.listing.headers;
+    let rows = group.flatMap((t) => t.listing.rows);
+    const objects = group.flatMap((t) => t.listing.objects);
+    if (headers[0] === 'NAMESPACE') withNamespace = true;
+    else if (withNamespace) {
+      headers = ['NAMESPACE', ...headers];
+      rows = rows.map((row, i) => [namespaceOf(objects[i]), ...row]);
+    }
+    const nameAt = headers.indexOf('NAME');
+    // A Work's table names the template it carries, not the Work: no kind is put before it.
+    if (withKind && nameAt >= 0 && type.type !== 'works') {
+      const prefix = kindPrefix(type);
+      rows = rows.map((row) => row.map((cell, i) => (i === nameAt ? `${prefix}/${cell}` : cell)));
+    }
+    if (rows.length === 0) continue;
+    const table = withLabelColumns({ headers, rows, objects }, options.labels);
+    if (written && !options.noHeaders) options.out('\n');
+    options.out(printGetTable(table.headers, table.rows, { noHeaders: options.noHeaders }));
+    written = true;
+  }
+  return written;
+}
+
+function namespaceOf(object: unknown): string {
+  const namespace = (object as { metadata?: { namespace?: unknown } } | undefined)?.metadata?.namespace;
+  return typeof namespace === 'string' ? namespace : '';
+}
+
+/** kind.group as kubectl prints it before a name (`deployment.apps`, `service`): GroupKind's string, lower-cased. */
+function kindPrefix(type: ResourceType): string {
+  return `${kindOf(type)}${groupOf(type) ? `.${groupOf(type)}` : ''}`.toLowerCase();
 }
 
 /** A parsed -o jsonpath template, or kubectl's error for one that cannot be used; undefined for other outputs. */
@@ -357,27 +543,30 @@ function customColumnsOutput(output: string, noHeaders: boolean): Columns | unde
   }
 }
 
-/** The custom-columns table of the objects; a path that fails on one exits 1 after the lines before it. */
+/** Prints the custom-columns table of the objects; a path that fails on one stops it, and its error is returned. */
 function printColumns(
   columns: { columns: CustomColumn[]; noHeaders: boolean },
   objects: readonly unknown[],
   ctx: ReadCommandContext,
-): number {
+): string | undefined {
   const printed = printCustomColumns(columns.columns, objects, { noHeaders: columns.noHeaders });
   ctx.out(printed.text);
-  if (printed.error === undefined) return 0;
-  ctx.err(`error: ${terminalSafe(printed.error)}\n`);
-  return 1;
+  return printed.error === undefined ? undefined : terminalSafe(printed.error);
 }
 
 /**
  * What get prints for -o yaml, json or jsonpath: the object, or the template applied to it with kubectl's default
  * --allow-missing-template-keys; a template that fails on the object exits 1 with JSONPathPrinter's words.
  */
-function printObject(output: string, template: Template | undefined, value: unknown, ctx: ReadCommandContext): number {
+function printObject(
+  output: string,
+  template: Template | undefined,
+  value: unknown,
+  ctx: ReadCommandContext,
+): string | undefined {
   if (!template || 'error' in template) {
     ctx.out(asKubectlPrints(output === 'yaml' ? 'yaml' : 'json', value));
-    return 0;
+    return undefined;
   }
   try {
     // Strings from Git are printed as the template asks, but no control character but tab and newline reaches the terminal.
@@ -386,14 +575,11 @@ function printObject(output: string, template: Template | undefined, value: unkn
         multiline: true,
       }),
     );
-    return 0;
+    return undefined;
   } catch (err) {
     if (!(err instanceof JsonPathExecutionError)) throw err;
     // kubectl goes on to dump the object as Go's %#v of a map; the JSON of it says the same to a reader.
-    ctx.err(
-      `error: error executing jsonpath ${JSON.stringify(template.text)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template.text}\n\tobject given to jsonpath engine was:\n\t\t${terminalSafe(JSON.stringify(value))}\n\n\n`,
-    );
-    return 1;
+    return `error executing jsonpath ${JSON.stringify(template.text)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template.text}\n\tobject given to jsonpath engine was:\n\t\t${terminalSafe(JSON.stringify(value))}\n\n\n`;
   }
 }
 

@@ -81,6 +81,19 @@ spec: {${i % 5 === 4 ? '' : `size: ${i % 3}, `}mem: "${MEMORY[i % MEMORY.length]
 `,
 ).join('---\n');
 const WIDGET_POLICY = POLICY.replaceAll('gadgets', 'widgets').replace('Gadget', 'Widget');
+// A cluster-scoped kind, for tables of several types with -A.
+const GLOBE_CRD = exampleCrd('Globe', 'globes', ['{name: Size, type: integer, jsonPath: .spec.size}']).replace(
+  'scope: Namespaced',
+  'scope: Cluster',
+);
+const GLOBES = 'apiVersion: example.com/v1\nkind: Globe\nmetadata: {name: earth}\nspec: {size: 1}\n';
+const GLOBE_POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: globes}
+spec:
+  resourceSelectors: [{apiVersion: example.com/v1, kind: Globe}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`;
 const NOW = new Date((1_700_000_100 + 3600) * 1000);
 
 const harness = new MemberHarness();
@@ -94,7 +107,9 @@ test.before(async () => {
   assert.is(crd.code, 0, crd.stderr);
   const widgetCrd = await kubectl(['apply', '-f', '-'], WIDGET_CRD);
   assert.is(widgetCrd.code, 0, widgetCrd.stderr);
-  const objects = await kubectl(['apply', '--server-side', '-f', '-'], `${GADGETS}---\n${WIDGETS}`);
+  const globeCrd = await kubectl(['apply', '-f', '-'], GLOBE_CRD);
+  assert.is(globeCrd.code, 0, globeCrd.stderr);
+  const objects = await kubectl(['apply', '--server-side', '-f', '-'], `${GADGETS}---\n${WIDGETS}---\n${GLOBES}`);
   assert.is(objects.code, 0, objects.stderr);
   ({ repo } = makeNginxRepo());
   writeWorkTree(repo, {
@@ -104,6 +119,9 @@ test.before(async () => {
     'crds/widgets.yaml': WIDGET_CRD,
     'templates/widgets.yaml': WIDGETS,
     'policies/widgets.yaml': WIDGET_POLICY,
+    'crds/globes.yaml': GLOBE_CRD,
+    'templates/globes.yaml': GLOBES,
+    'policies/globes.yaml': GLOBE_POLICY,
   });
   commitAll(repo, 'Add gadgets');
   await syncRepo(await openRepo(repo.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
@@ -373,6 +391,66 @@ test("--sort-by errors: kubectl's words and exit code 1", async () => {
     assert.is(ours.out, '', args.join(' '));
     assert.ok(real.stderr.endsWith(ours.err.replace(/^error: /, '')), `${args.join(' ')}: ${real.stderr}`);
   }
+});
+
+test('several types, several names and resource/name words print the tables, lists and errors kubectl prints', async () => {
+  for (const args of [
+    ['gadgets,widgets'],
+    ['widgets,gadgets', '--no-headers'],
+    ['gadgets,globes,widgets', '-A'],
+    ['gadgets,widgets', '-L', 'app', '--show-labels'],
+    ['gadgets,widgets', '-l', 'app=shop'],
+    ['gadgets,widgets', '-l', 'nope=1'],
+    ['globes,widgets', '-l', 'nope=1'],
+    ['gadgets,gadget,gadgets.example.com'],
+    ['gadgets,widgets', '-o', 'name'],
+    ['gadgets,widgets', '-o', 'jsonpath={.kind}: {range .items[*]}{.kind}/{.metadata.name} {end}'],
+    ['gadgets,globes', '-o', 'custom-columns=N:.metadata.name,K:.kind', '--sort-by=.metadata.name'],
+    ['gadget', 'tiny', 'small', 'tiny'],
+    ['gadget', 'small', 'nope', 'tiny'],
+    ['gadget', 'small', 'nope', '-o', 'name'],
+    ['gadget', 'nope1', 'nope2', '-o', 'json'],
+    ['gadget', 'small', 'nope', '-o', 'custom-columns=A:.spec.labels[*]'],
+    ['gadget/small', 'widget/w01', 'gadget/tiny'],
+    ['gadget/small', 'widget/nope'],
+    ['gadgets,widgets', 'small'],
+    ['gadget/small', 'globe/earth', '-o', 'name'],
+    // Several tables are sorted as Table objects first, which have no object field: kubectl refuses.
+    ['widgets,gadgets', '--sort-by=.metadata.name'],
+    ['gadget', 'small', 'tiny', '--sort-by=.spec.size'],
+    ['gadgets,widgets', '--sort-by=.kind'],
+    ['gadgets,widgets', '--sort-by=.metadata.name', '-o', 'name'],
+    ['gadget/a/b'],
+    ['gadget/small', 'globe/'],
+    ['gadgets,', '-o', 'name'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(ours.out, real.stdout, args.join(' '));
+    // Flotilla names the types it has after kubectl's error line for a type no one serves.
+    assert.is(ours.err.replace(/^flotilla: no resource type .*\n/m, ''), real.stderr, args.join(' '));
+    assert.is(ours.code, real.code, args.join(' '));
+  }
+  // What the comparison covers, so that both sides printing the same wrong thing would not pass.
+  const selected = (await flotilla('gadgets,widgets', '-l', 'app=shop')).out;
+  assert.match(selected, /^NAME +SIZE .*\ngadget\.example\.com\/odd .*\ngadget\.example\.com\/small .*\n$/);
+  const both = (await flotilla('gadgets,widgets', '--no-headers')).out;
+  assert.match(both, /^gadget\.example\.com\/tiny .*\nwidget\.example\.com\/w00 /m);
+  const globes = (await flotilla('gadgets,globes', '-A')).out.split('\n\n')[1];
+  assert.is(globes, 'NAMESPACE   NAME                      SIZE\n            globe.example.com/earth   1\n');
+  const mixed = await flotilla('gadget', 'small', 'nope', 'tiny');
+  assert.match(mixed.out, /^NAME +SIZE .*\nsmall .*\ntiny .*\n$/);
+  assert.is(mixed.err, 'Error from server (NotFound): gadgets.example.com "nope" not found\n');
+});
+
+test("resource/name words beside a separate type: kubectl's refusal, naming the command that was run", async () => {
+  const real = await kubectl(['get', 'gadget/small', 'tiny']);
+  const ours = await flotilla('gadget/small', 'tiny');
+  assert.is(real.code, 1);
+  assert.is(ours.code, 1);
+  assert.is(ours.out, '');
+  assert.is(ours.err, real.stderr.replaceAll("'kubectl get", "'flotilla get"));
+  assert.match(ours.err, /^error: there is no need to specify a resource type as a separate argument/);
 });
 
 test.run();

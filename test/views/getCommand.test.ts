@@ -159,6 +159,64 @@ test('a name with -A is refused for a namespaced type, as kubectl refuses it, an
   assert.is((await get('clusters', 'member1', '-A', '-o', 'name')).out, 'cluster.cluster.karmada.io/member1\n');
 });
 
+test("several types: a table each with kind.group/name, templates with their aggregated status or a member's copy", async () => {
+  assert.is(
+    (await get('deploy,rb,clusters', '-l', 'app=nginx')).out,
+    'NAME                    READY   UP-TO-DATE   AVAILABLE   AGE\ndeployment.apps/nginx   2/2     2            2           60m\n',
+  );
+  assert.is(
+    (await get('deploy/nginx', 'rb/nginx-deployment', 'cluster/member3')).out,
+    [
+      'NAME                    READY   UP-TO-DATE   AVAILABLE   AGE',
+      'deployment.apps/nginx   2/2     2            2           60m',
+      '',
+      'NAME                                               SCHEDULED   FULLYAPPLIED   AGE',
+      'resourcebinding.work.karmada.io/nginx-deployment   True        True           60m',
+      '',
+      'NAME                                 VERSION     MODE   READY     AGE',
+      'cluster.cluster.karmada.io/member3   <unknown>   Push   Unknown   60m',
+      '',
+    ].join('\n'),
+  );
+  // A Work's table names the template it carries: no kind is put before that name.
+  assert.is(
+    (await get('deploy,works', '--cluster', 'member2')).out,
+    [
+      'NAME                    READY   UP-TO-DATE   AVAILABLE   AGE',
+      'deployment.apps/nginx   1/1     1            1           60m',
+      '',
+      'CLUSTER   NAMESPACE   KIND         NAME    APPLIED',
+      'member2   default     Deployment   nginx   True',
+      '',
+    ].join('\n'),
+  );
+  const list = parse((await get('deploy,pp', '-o', 'yaml')).out);
+  assert.is(list.kind, 'List');
+  assert.equal(
+    list.items.map((o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`),
+    ['Deployment/nginx', 'PropagationPolicy/nginx-propagation'],
+  );
+  assert.is(list.items[0].status.readyReplicas, 2);
+  assert.is(
+    (await get('deploy,rb,cpp', '-o', 'name')).out,
+    'deployment.apps/nginx\nresourcebinding.work.karmada.io/nginx-deployment\n',
+  );
+  const named = await get('deploy', 'nginx', 'nope', '--cluster', 'member1', '-o', 'name');
+  assert.is(named.code, 1);
+  assert.is(named.out, 'deployment.apps/nginx\n');
+  assert.is(named.err, 'Error from server (NotFound): deployments.apps "nope" not found\n');
+});
+
+test('get all is refused, naming the types to list instead', async () => {
+  for (const args of [['all'], ['deploy,all'], ['all', 'nginx']])
+    try {
+      await get(...args);
+      assert.unreachable(args.join(' '));
+    } catch (err) {
+      assert.match((err as Error).message, 'name the types instead, e.g. flotilla get deploy,sts,svc');
+    }
+});
+
 test("-l takes the rows whose object has the labels, in kubectl's selector grammar", async () => {
   const deploy = 'NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   2/2     2            2           60m\n';
   for (const selector of ['app=nginx', 'app==nginx', 'app in (web,nginx)', 'app', 'tier!=db', '!tier'])
