@@ -138,4 +138,47 @@ test('a dry-run delete answers as the delete would and stores nothing: a Status,
   assert.is(after.body.metadata.deletionTimestamp, undefined);
 });
 
+test("a create carrying a revision as its resourceVersion is refused by storage, after the namespace check and before the name's; one it cannot parse is dropped", async () => {
+  const create = (name: string, resourceVersion: string, namespace = 'default', query = '') =>
+    api(member, 'POST', `/api/v1/namespaces/${namespace}/configmaps${query}`, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, resourceVersion } },
+    });
+  const refused = await create('carried', '42');
+  assert.is(refused.status, 500);
+  assert.equal(refused.body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'resourceVersion should not be set on objects to be created',
+    code: 500,
+  });
+  assert.is((await api(member, 'GET', '/api/v1/namespaces/default/configmaps/carried')).status, 404);
+  assert.is((await create('carried', '42', 'missing')).status, 404);
+  const rehearsed = await create('carried', '42', 'default', '?dryRun=All');
+  assert.is(rehearsed.status, 201);
+  assert.is(rehearsed.body.metadata.resourceVersion, '42');
+
+  for (const [name, resourceVersion] of [
+    ['zero', '0'],
+    ['word', 'abc'],
+    ['past-uint64', '18446744073709551616'],
+  ]) {
+    const created = await create(name!, resourceVersion!);
+    assert.is(created.status, 201, `${resourceVersion}: ${JSON.stringify(created.body)}`);
+    assert.is.not(created.body.metadata.resourceVersion, resourceVersion);
+  }
+  assert.is((await create('zero', '42')).status, 500);
+  assert.is((await create('zero', '0')).status, 409);
+
+  const file = path.join(harness.tempDir(), 'carried.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'carried', resourceVersion: '7' } }),
+  );
+  const raw = await kubectl(['create', '--raw', '/api/v1/namespaces/default/configmaps', '-f', file]);
+  assert.is(raw.code, 1);
+  assert.is(raw.stderr, 'Error from server: resourceVersion should not be set on objects to be created\n');
+});
+
 test.run();

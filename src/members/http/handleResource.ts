@@ -586,7 +586,8 @@ async function createObject(
   checkFieldNames(res, rt, body, options, read.json ? { scan: read.json } : undefined);
   const namespace = namespaceFor(rt, path, body);
   let object: KubeObject = structuredClone(body);
-  for (const key of [...SERVER_OWNED_METADATA, 'resourceVersion']) delete object.metadata[key];
+  // The resourceVersion stays for storage to refuse (or drop): a dry run answers it back, as its copy keeps it.
+  for (const key of SERVER_OWNED_METADATA) delete object.metadata[key];
   if (!object.metadata.name && object.metadata.generateName) {
     object.metadata.name = nameFromGenerateName(object.metadata.generateName);
   }

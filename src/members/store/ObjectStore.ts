@@ -136,6 +136,10 @@ export class ObjectStore {
     const resource = resourceKeyOf(rt);
     const name = input.metadata.name!;
     const namespace = rt.namespaced ? input.metadata.namespace : undefined;
+    if (rt.namespaced) this.requireActiveNamespace(rt, namespace!, name);
+    // etcd3's Create refuses before it looks for the key, so this wins over AlreadyExists; a dry run never gets here.
+    if (resourceVersionSetOnCreate(input.metadata.resourceVersion))
+      throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
     this.checkCreate(rt, input);
     const rv = ++this.resourceVersion;
     const object: KubeObject = {
@@ -409,6 +413,16 @@ function storageKey(rt: ResourceType, namespace: string | undefined, name: strin
  * storage.Preconditions.Check of the uid an update names: the stored object must still be the one it was read from.
  * (A stale resourceVersion is update's own conflict.)
  */
+/**
+ * Whether a create's resourceVersion is one the storage versioner reads as a revision (strconv.ParseUint, base 10,
+ * not 0): a value it cannot parse ("abc", "-1", past 2^64) is dropped and the create goes ahead.
+ */
+export function resourceVersionSetOnCreate(resourceVersion: unknown): boolean {
+  if (typeof resourceVersion !== 'string' || !/^[0-9]+$/.test(resourceVersion)) return false;
+  const revision = BigInt(resourceVersion);
+  return revision > 0n && revision <= 0xffff_ffff_ffff_ffffn;
+}
+
 export function checkUidPrecondition(rt: ResourceType, current: KubeObject, uid: string): void {
   const { namespace, name } = current.metadata;
   if (uid !== current.metadata.uid)
