@@ -155,7 +155,8 @@ function applyRule(text: string, itemType: string | undefined): ApplyRule {
   const defaults: Record<string, unknown> = {};
   for (const entry of (itemType && LIST_KEY_DEFAULTS[itemType]?.split(' ')) || []) {
     const [field, value] = entry.split('=') as [string, string];
-    if (keys.includes(field) && value !== '') defaults[field] = value;
+    // `name=` is a declared default of "" (a LocalObjectReference's name): an item without one is keyed on "".
+    if (keys.includes(field) && value !== undefined) defaults[field] = value;
   }
   return { list: 'map', keys, defaults };
 }

@@ -13,6 +13,7 @@ import {
 } from '../ApiError.ts';
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
+import { typedPatchErrors, typedPatchFailure } from '../apply/typedPatchErrors.ts';
 import { deleteDependents, finalizersOnDelete, orphanDependents } from '../controllers/garbageCollector.ts';
 import { jsonPatch, jsonPatchUnknownFields } from '../patches/jsonPatch.ts';
 import { mapPatchDecodeError } from '../patches/mapPatchDecodeError.ts';
@@ -861,9 +862,9 @@ async function applyObject(
   const manager = options.fieldManager;
   if (!applied.apiVersion || !applied.kind) throw badRequest('apply requests must set apiVersion and kind');
   checkTypeMeta(applied, rt);
-  checkFieldNames(res, rt, applied, options, {
-    apply: { ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), name: path.name ?? '' },
-  });
+  const typedErrors = typedPatchErrors(applied, objectShape(groupVersionOf(rt), rt.kind, rt.schema));
+  if (typedErrors.length > 0) throw typedPatchFailure(applied, typedErrors);
+  checkFieldNames(res, rt, applied, options);
   const namespace = namespaceFor(rt, path, applied);
   const current = ctx.store.get(resourceKeyOf(rt), namespace, path.name!);
   // The applied object keeps the live name when it leaves its own out; one that creates has only what it carries.

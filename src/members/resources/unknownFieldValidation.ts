@@ -15,7 +15,6 @@ export function validateFieldNames(
   body: Record<string, unknown>,
   fieldValidation: string,
   how: {
-    apply?: { namespace?: string; name: string };
     known?: unknown;
     /** A JSON or merge patch's result: the patch's own strict errors come first, then the patched object's. */
     patch?: { errors: string[]; invalidValue?: string };
@@ -56,14 +55,7 @@ export function validateFieldNames(
   if (unknown.length === 0) return [];
   if (fieldValidation === 'Strict') {
     const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
-    if (!how.apply) throw new ApiError(400, 'BadRequest', strictDecodingError(kind, version, unknown));
-    // Server-side apply builds a typed object from the applied configuration first, and says so.
-    const { namespace, name } = how.apply;
-    throw new ApiError(
-      400,
-      'BadRequest',
-      `failed to create typed patch object (${namespace ?? ''}/${name}; ${apiVersion}, Kind=${kind}): ${unknown.map((u) => `.${fieldPathText(u.path)}: field not declared in schema`).join(', ')}`,
-    );
+    throw new ApiError(400, 'BadRequest', strictDecodingError(kind, version, unknown));
   }
   for (const u of unknown) drop(body, u);
   return fieldValidation === 'Ignore' ? [] : unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`);
