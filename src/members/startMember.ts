@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { ControllerManager } from './controllers/ControllerManager.ts';
 import { buildNode, defaultNodes } from './controllers/buildNode.ts';
+import { apiServiceController } from './controllers/apiServiceController.ts';
 import { crdController } from './controllers/crdController.ts';
 import { daemonSetController } from './controllers/daemonSetController.ts';
 import { deploymentController } from './controllers/deploymentController.ts';
@@ -233,6 +234,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       kubeletSimulator(deps),
       endpointSliceController(deps),
       endpointsController(deps),
+      apiServiceController(deps),
       horizontalPodAutoscalerController(deps, { now: () => memberNow().getTime(), ...options.hpa }),
     ],
     options.onError ??

@@ -14,6 +14,7 @@ import {
 import { serverSideApply } from '../apply/serverSideApply.ts';
 import { trackUpdate } from '../apply/trackUpdate.ts';
 import { typedPatchErrors, typedPatchFailure } from '../apply/typedPatchErrors.ts';
+import { apiServiceAvailability, withAvailableCondition } from '../controllers/apiServiceController.ts';
 import { deleteDependents, finalizersOnDelete, orphanDependents } from '../controllers/garbageCollector.ts';
 import { jsonPatch, jsonPatchUnknownFields } from '../patches/jsonPatch.ts';
 import { mapPatchDecodeError } from '../patches/mapPatchDecodeError.ts';
@@ -410,7 +411,19 @@ function admitCreate(ctx: ServerContext, rt: ResourceType, object: KubeObject): 
   prepareForCreate(rt.kind, object);
   const status = rt.crd ? undefined : initialStatus(rt.kind, object);
   if (status && rt.subresources.includes('status')) object.status = status;
+  // The APIService strategy's PrepareForCreate: a Local one is available from its create on.
+  if (rt.group === 'apiregistration.k8s.io' && !object.spec?.service)
+    object.status = {
+      conditions: withAvailableCondition([], apiServiceAvailability(object, NO_LOOKUPS), timestamp(ctx)),
+    };
 }
+
+/** A Local APIService's availability reads nothing. */
+const NO_LOOKUPS = {
+  service: () => undefined,
+  endpoints: () => undefined,
+  servesLocally: () => false,
+};
 
 function checkTypeMeta(body: KubeObject, rt: ResourceType): void {
   const gv = groupVersionOf(rt);
