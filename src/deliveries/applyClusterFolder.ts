@@ -55,6 +55,13 @@ export interface ApplyClusterOptions {
    */
   suspended?: ReadonlySet<string>;
   /**
+   * Set when the cluster's Ready condition is not True, saying so: Karmada's execution controller syncs no Work to such a
+   * cluster, so nothing of the folder is sent nor read, and each object is reported not applied with this message and
+   * remembered as it was. Releases still go ahead: Karmada's handleWorkDelete strips a preserved object's claim before
+   * that Ready check.
+   */
+  notReady?: string;
+  /**
    * The inventory's pending entries: what an earlier apply was about to create but never confirmed as ours (a pass
    * that died before its status commit, a conflict). Pruned like the inventory, with one more check: the live
    * object must carry Flotilla's field manager. Never forced.
@@ -137,6 +144,8 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   const inFolder = new Set<string>();
   // Held back from the plan, so nothing is applied for them; still in the folder, so nothing prunes them.
   const suspendedManifests = new Map<string, ObjectRef>();
+  // Not sent because the cluster is not Ready; remembered as they were, like the suspended ones.
+  const unsynced = new Map<string, ObjectRef>();
   for (const [path, m] of opts.manifests) {
     const meta =
       (m as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null) ?? {};
@@ -149,13 +158,14 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
       };
       const key = identityKey(ref);
       inFolder.add(key);
-      if (suspendedKeys.has(key)) suspendedManifests.set(path, ref);
+      if (opts.notReady !== undefined) unsynced.set(path, ref);
+      else if (suspendedKeys.has(key)) suspendedManifests.set(path, ref);
     }
   }
   const manifests =
-    suspendedManifests.size === 0
+    suspendedManifests.size === 0 && unsynced.size === 0
       ? opts.manifests
-      : new Map([...opts.manifests].filter(([path]) => !suspendedManifests.has(path)));
+      : new Map([...opts.manifests].filter(([path]) => !suspendedManifests.has(path) && !unsynced.has(path)));
   const releasing = opts.inventory.filter((r) => released.has(identityKey(r)) && !inFolder.has(identityKey(r)));
   // Forgotten once the claim is off; one the member did not answer for stays ours, to be released by the next pass.
   const releaseFailures: string[] = [];
@@ -171,7 +181,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     ...inventoryIn,
     ...(opts.pending ?? []).filter((r) => !ctx.owned.has(identityKey(r)) && !releasedKeys.has(identityKey(r))),
   ];
-  const suspendedNow = new Set([...suspendedManifests.values()].map(identityKey));
+  const suspendedNow = new Set([...suspendedManifests.values(), ...unsynced.values()].map(identityKey));
   const plan = planDelivery({
     manifests,
     inventory: suspendedNow.size ? remembered.filter((r) => !suspendedNow.has(identityKey(r))) : remembered,
@@ -185,7 +195,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     );
   if (releaseFailures.length)
     notes.push(`not released yet (preserveResourcesOnDeletion), tried again next pass: ${releaseFailures.join('; ')}`);
-  if (!opts.prune) notes.push('pruning skipped: the folder was not read completely');
+  if (!opts.prune && opts.notReady === undefined) notes.push('pruning skipped: the folder was not read completely');
   const results: ApplyResult[] = [...plan.invalid];
   const guard = await guardPrune(opts.cluster, remembered, plan.prune, opts.pruneSafety ?? { source: 'ok' });
   if (guard.verdict?.held.length)
@@ -259,12 +269,13 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     }
   }
   // Nothing was sent for these: each is remembered as it was.
-  for (const ref of suspendedManifests.values()) {
+  for (const ref of [...suspendedManifests.values(), ...unsynced.values()]) {
     const key = identityKey(ref);
     if (ctx.owned.has(key)) inventory.push(ref);
     else if (ctx.pending.has(key)) pending.push(ref);
   }
   results.push(...observed);
+  for (const [path, ref] of unsynced) results.push(notSynced(ref, path, opts.notReady!));
   // Without pruning, what the previous inventory held stays remembered.
   if (!opts.prune) {
     const have = new Set([...inventory, ...pending].map(identityKey));
@@ -751,6 +762,11 @@ function failed(ref: ObjectRef, path: string | undefined, message: string): Appl
 /** The result with the member's own words for its refusal, when it gave them as a Status. */
 function withError(result: ApplyResult, error: string | undefined): ApplyResult {
   return error === undefined ? result : { ...result, error };
+}
+
+/** An object held back from a cluster that is not Ready: nothing reached the member, as if it had not answered. */
+function notSynced(ref: ObjectRef, path: string, message: string): ApplyResult {
+  return { ...failed(ref, path, message), unreachable: true };
 }
 
 function unanswered(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {

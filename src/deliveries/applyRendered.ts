@@ -88,8 +88,9 @@ export interface ClusterDelivery extends ClusterApplyReport {
    */
   appliedSource?: string;
   /**
-   * The status branch held the member's Ready condition not True when the pass began. Karmada's execution controller
-   * syncs no Work to such a cluster, so an object it never got there has no Applied condition yet.
+   * The status branch held the member's Ready condition not True when the pass began, so nothing was applied nor pruned
+   * there: Karmada's execution controller syncs no Work to such a cluster, so each Work keeps its Applied condition,
+   * and one it never synced there has none yet.
    */
   notReady?: true;
 }
@@ -139,9 +140,16 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
     parseRegisteredClusters(rootFiles.get(CLUSTERS_PATH) ?? '{}').map((c) => [c.name, observed.get(c.name)?.status]),
   );
   await addImportedServices(opts.repo, statusRef, info.tree, folders, { services, registered });
+  const readyOf = (name: string) => observed.get(name)?.status?.conditions?.find((c) => c.type === 'Ready');
+  // Karmada's execution controller syncs no Work to a cluster whose Ready condition is not True (util.IsClusterReady:
+  // it returns an error and requeues), nor deletes one there (handleWorkDelete, Karmada issue 5150). A cluster just
+  // back counts as not Ready until its success threshold passes, so it loses nothing still wanted. A cluster with no
+  // Ready condition on the status branch yet is Ready here, as the scheduler takes it (see README, Failover).
+  const notReady = new Set(names.filter((name) => (readyOf(name)?.status ?? 'True') !== 'True'));
   const planned = new Map<string, Inventory>();
   for (const [name, folder] of folders) {
-    if (folder instanceof Error) continue;
+    // Nothing is created there this pass: nothing to record first.
+    if (folder instanceof Error || notReady.has(name)) continue;
     const refs = plannedRefs(folder.manifests);
     const record = records.get(name);
     if (missingFrom([...(record?.objects ?? []), ...(record?.pending ?? [])], refs).length > 0) planned.set(name, refs);
@@ -180,13 +188,11 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         throw new Error(
           `recording the planned inventory on ${statusRef} failed, so nothing was applied: ${notRecorded.message}; fix: nothing to do if the branch is writable, the next pass retries`,
         );
-      // Karmada issue 5150: deletions on a cluster wait until it is Ready again. A cluster just back still counts as
-      // NotReady until its success threshold passes and the render has caught up, so it loses nothing still wanted.
-      const ready = observed.get(name)?.status?.conditions?.find((c) => c.type === 'Ready');
-      const holdPrune = ready !== undefined && ready.status !== 'True';
-      if (holdPrune && folder.complete)
+      const ready = readyOf(name);
+      const held = notReady.has(name) && ready ? describeNotReady(name, ready) : undefined;
+      if (held)
         folder.notes.push(
-          `${name} is Ready=${ready.status}${ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : ''}: nothing pruned until it is Ready`,
+          `${held}: nothing applied nor pruned until it is Ready, as Karmada's execution controller syncs no Work to a cluster that is not Ready; fix: nothing to do, the first pass after it is Ready again applies`,
         );
       const report = await applyClusterFolder({
         cluster: name,
@@ -196,7 +202,8 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
         released: released.get(name) ?? new Set(),
         suspended: suspended.get(name) ?? NOTHING_SUSPENDED,
         pending: [...(record?.pending ?? []), ...(notRecorded ? [] : (planned.get(name) ?? []))],
-        prune: folder.complete && !holdPrune,
+        prune: folder.complete && !held,
+        ...(held ? { notReady: `not applied: ${held}` } : {}),
         conflictResolution: opts.conflictResolution,
         ...(opts.interpreters ? { interpreters: opts.interpreters } : {}),
         fieldManager: opts.fieldManager,
@@ -218,13 +225,13 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
       });
       report.results.unshift(...folder.unreadable);
       report.notes.unshift(...folder.notes);
-      const appliedSource = report.unreachable ? record?.sourceCommit : (sourceCommit ?? record?.sourceCommit);
+      const appliedSource = report.unreachable || held ? record?.sourceCommit : (sourceCommit ?? record?.sourceCommit);
       return {
         ...report,
         previousInventory: remembered,
         durationMs: Date.now() - started,
         ...(appliedSource ? { appliedSource } : {}),
-        ...(holdPrune ? { notReady: true as const } : {}),
+        ...(held ? { notReady: true as const } : {}),
       };
     } catch (err) {
       // A bug or an unreadable blob: this cluster reports the failure, the others carry on.
@@ -343,6 +350,15 @@ function plannedRefs(manifests: ReadonlyMap<string, unknown>): Inventory {
 }
 
 const NOTHING_SUSPENDED: ReadonlySet<string> = new Set();
+
+/** Why nothing goes to a cluster this pass: its Ready condition as the status branch holds it. */
+function describeNotReady(
+  name: string,
+  ready: { status: string; reason?: string; lastTransitionTime?: string },
+): string {
+  const since = ready.lastTransitionTime ? ` since ${ready.lastTransitionTime}` : '';
+  return `${name} is Ready=${ready.status}${ready.reason ? ` (${ready.reason})` : ''}${since}`;
+}
 
 /**
  * Cluster → identity keys of the objects whose dispatching is suspended there (the index's `suspended`): Karmada's

@@ -35,9 +35,9 @@ export interface ApplyResult {
   /** The object as the member last showed it (GET or apply response); the status stage reads it. */
   live?: Record<string, unknown>;
   /**
-   * Failed because the member did not answer: nothing reached it, so what it last reported about the object still
-   * stands (the status stage keeps it, as Karmada's execution controller leaves a Work's status alone on a member it
-   * cannot reach).
+   * Not applied because nothing reached the member: it did not answer, or its cluster is not Ready and nothing was
+   * sent. What it last reported about the object still stands (the status stage keeps it, as Karmada's execution
+   * controller leaves a Work's status alone on a member it cannot reach or does not sync to).
    */
   unreachable?: true;
   /**

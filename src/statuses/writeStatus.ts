@@ -144,12 +144,13 @@ async function withApplied(
   renderedCommit: string,
   sourceCommit: string | undefined,
 ): Promise<ClusterReport[]> {
-  if (!reports.some((r) => r.delivery && !r.applied)) return [...reports];
+  if (!reports.some((r) => r.delivery && !r.applied && !r.delivery.notReady)) return [...reports];
   const root = await readTree(repo, (await readCommitInfo(repo, renderedCommit)).tree);
   const clusters = root.find((e) => e.name === 'clusters' && isTreeMode(e.mode));
   const folders = clusters ? await readTree(repo, clusters.oid) : [];
   return reports.map((r) => {
-    if (!r.delivery || r.applied) return r;
+    // A cluster that was not Ready applied nothing: what it last applied stays its record.
+    if (!r.delivery || r.applied || r.delivery.notReady) return r;
     const folder = folders.find((e) => e.name === r.cluster && isTreeMode(e.mode));
     const failed = r.delivery.results.filter((x) => x.action === 'failed' || x.action === 'conflict').length;
     return {

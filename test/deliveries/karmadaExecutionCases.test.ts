@@ -8,6 +8,7 @@
 // loopback; the tests run in order and build on each other.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
 import { reconcileOnce, type ReconcileResult } from '../../src/reconcile.ts';
 import { clusterYaml } from '../helpers/fleet.ts';
 import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
@@ -175,6 +176,71 @@ test('while dispatching is suspended on a cluster, nothing is applied there: a c
   fleet.config.commit({ 'policies/held.yaml': policy('held', ['held'], BOTH, false) }, 'dispatching resumed');
   await pass();
   assert.is(await data('member2'), 'held');
+});
+
+// "cluster(%s) not ready": Reconcile returns that error before syncWork when the Cluster's Ready condition is not True,
+// so nothing reaches the member, each Work keeps the Applied condition it had, and the requeue syncs it once the
+// cluster is Ready. Flotilla's Ready is the status branch's when the pass starts (no damping here: thresholds 0).
+test('while its cluster is not Ready, nothing is sent there and its Works keep their Applied condition; the first pass after it is Ready applies', async () => {
+  const undamped = () =>
+    reconcileOnce({
+      repo: fleet.repo,
+      sourceRef: 'refs/heads/main',
+      outputRef: 'refs/heads/flotilla/rendered',
+      clusters: fleet.kubes,
+      render: true,
+      readyThresholds: { successMs: 0, failureMs: 0 },
+      log: () => undefined,
+    });
+  const member2 = fleet.members[1]!;
+  const ready = () =>
+    (
+      parse(fleet.config.git('show', 'flotilla/status:clusters/member2.yaml')) as {
+        status: { conditions: { type: string; status: string }[] };
+      }
+    ).status.conditions.find((c) => c.type === 'Ready')?.status;
+  const entry = (name: string) =>
+    (
+      parse(fleet.config.git('show', `flotilla/status:templates/default/configmap_${name}.yaml`)) as {
+        aggregatedStatus: { clusterName: string; applied: boolean; message?: string }[];
+      }
+    ).aggregatedStatus.find((i) => i.clusterName === 'member2');
+  const data = async (cluster: string, name: string) =>
+    ((await live(cluster, name)) as { data?: Record<string, string> } | undefined)?.data?.app;
+
+  await member2.faults.set({ readyzFalse: true });
+  await undamped();
+  assert.is(ready(), 'False');
+  const edited = await fleet.kubectl([
+    '--context',
+    'member2',
+    'patch',
+    'configmap',
+    'other1',
+    '-n',
+    'default',
+    '--type',
+    'merge',
+    '-p',
+    '{"data":{"app":"edited on member2"}}',
+  ]);
+  assert.is(edited.code, 0, edited.stderr);
+  fleet.config.commit({ 'templates/other2.yaml': configMap('other2').replace('app: other2', 'app: v2') }, 'other2 v2');
+  const r = await undamped();
+  assert.is(r.delivery!.clusters.get('member2')!.writes, 0, 'nothing sent to member2');
+  assert.is(await data('member2', 'other1'), 'edited on member2', 'the drift stays');
+  assert.is(await data('member2', 'other2'), 'other2', 'the change waits');
+  assert.is(await data('member1', 'other2'), 'v2', 'member1 is Ready: applied there');
+  assert.match(result(r, 'member2', 'other2')!.message, /member2 is Ready=False/);
+  assert.equal(entry('other2'), { clusterName: 'member2', applied: true, health: 'Healthy' }, 'Applied as it was');
+
+  await member2.faults.set({ readyzFalse: false });
+  await undamped();
+  assert.is(ready(), 'True');
+  await undamped();
+  assert.is(await data('member2', 'other2'), 'v2');
+  assert.is(await data('member2', 'other1'), 'other1', 'the drift is repaired');
+  assert.equal(entry('other2'), { clusterName: 'member2', applied: true, health: 'Healthy' });
 });
 
 test.run();

@@ -224,7 +224,7 @@ test('a stopped member: the probe fails, Ready is damped (pending) and flips aft
   );
 });
 
-test('a full pass while a member does not answer leaves what it last reported, and the template keeps its replicas', async () => {
+test('a full pass while a member is NotReady sends it nothing, leaves what it last reported, and the template keeps its replicas', async () => {
   const before = show(NGINX_STATUS);
   const full = await reconcileOnce({
     repo,
@@ -235,7 +235,9 @@ test('a full pass while a member does not answer leaves what it last reported, a
     render: true,
     log: () => undefined,
   });
-  assert.ok(full.delivery!.clusters.get('member2')!.unreachable, 'the apply found member2 not answering');
+  const member2 = full.delivery!.clusters.get('member2')!;
+  assert.ok(member2.notReady, 'the apply skipped member2: the status branch holds it NotReady');
+  assert.is(member2.writes, 0);
   assert.is(show(NGINX_STATUS), before);
   const s = parse(show(NGINX_STATUS)!) as {
     status: { readyReplicas: number };
