@@ -32,6 +32,7 @@ import {
 import { HEARTBEAT_INTERVAL_MS } from './statuses/markMissingHeartbeats.ts';
 import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
 import { STATUS_BRANCH } from './branches/status/branch.ts';
+import { readObservedClusters } from './branches/status/readStatusBranch.ts';
 
 /** Where the agent reads the rendered branch from and writes status to. */
 export type AgentSource =
@@ -66,6 +67,11 @@ export interface AgentPassResult {
   statusCommit: string | null;
   /** Why the pass is not ok, one line each. */
   problems: string[];
+  /**
+   * The apply was skipped because the status branch held the cluster not Ready, and this pass's status left it Ready:
+   * another pass applies now, as Karmada's execution controller syncs the Works it requeued once the cluster is Ready.
+   */
+  readyAgain?: true;
 }
 
 /**
@@ -244,6 +250,11 @@ export async function runAgentPass(opts: AgentOptions): Promise<AgentPassResult>
   } catch (err) {
     fail('status', err);
   }
+  if (mine?.notReady && result.statusCommit) {
+    const observed = await readObservedClusters(repo, statusRef).catch(() => undefined);
+    const ready = observed?.get(opts.cluster)?.status?.conditions?.find((c) => c.type === CLUSTER_READY);
+    if (ready?.status === 'True') result.readyAgain = true;
+  }
   result.ok = (delivery !== null || nothingRendered) && result.problems.length === 0;
   return result;
 }
@@ -308,7 +319,10 @@ export async function startAgent(opts: AgentOptions & { intervalMs: number }): P
   let last!: Promise<AgentPassResult>;
   const queue = createPassQueue(() => {
     last = runAgentPass(opts);
-    return last.then(() => undefined);
+    return last.then((result) => {
+      // Queued behind this pass by the queue itself: the next pass starts as soon as this one ends.
+      if (result.readyAgain && !stopped) void pass();
+    });
   });
   let stopped = false;
   const pass = async (): Promise<AgentPassResult> => {

@@ -131,6 +131,70 @@ test('the running agent applies a new rendered commit as soon as the branch move
   }
 });
 
+// Karmada's agent runs the execution controller against its own cluster: a Work is not synced while the Cluster is not
+// Ready, and is synced once it is Ready again, without waiting for the next resync.
+test('an agent whose cluster the status branch holds not Ready applies nothing, and applies as soon as its own status says Ready again', async () => {
+  const own = await scratch.repo();
+  await commitRendered(own, { member3: [configMap('before-not-ready')] });
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  const now = () => new Date(clock);
+  // Each pass logs its apply, then its status commit: a waiter per step gets the next entry of it.
+  const waiters = new Map<string, (e: Record<string, unknown>) => void>();
+  const log = (e: Record<string, unknown>) => {
+    const waiter = waiters.get(String(e.step));
+    waiters.delete(String(e.step));
+    waiter?.(e);
+  };
+  const next = (step: 'apply' | 'status') =>
+    new Promise<Record<string, unknown>>((resolve) => waiters.set(step, resolve));
+  await member.faults.set({ readyzFalse: true });
+  // No Ready condition recorded yet: applied, and its first probe is recorded as it is (Ready=False).
+  const first = await runAgentPass({ cluster: 'member3', kube, source: { kind: 'local', repo: own }, now, log });
+  assert.equal(first.actions, { created: 1 });
+  await member.faults.set({ readyzFalse: false });
+  await commitRendered(own, { member3: [configMap('before-not-ready'), configMap('after-ready')] });
+
+  const firstApply = next('apply');
+  const firstStatus = next('status');
+  const agent = await startAgent({
+    cluster: 'member3',
+    kube,
+    source: { kind: 'local', repo: own },
+    intervalMs: 3_600_000,
+    now,
+    log,
+  });
+  try {
+    const held = await firstApply;
+    assert.is(held.writes, 0, 'nothing sent while Ready=False');
+    assert.match(String((held.notes as string[])[0]), /^member3 is Ready=False/);
+    assert.is((await getConfigMap('after-ready')).status, 404);
+    await firstStatus;
+    // The member answered well for longer than the success threshold: the next pass records it Ready, and that pass,
+    // which began with it not Ready, starts the one that applies.
+    clock += 31_000;
+    const flipping = next('apply');
+    const flipped = next('status');
+    void agent.pass();
+    assert.is((await flipping).writes, 0, 'it began with member3 not Ready');
+    const applying = next('apply');
+    await flipped;
+    // A guard, not a wait: without the pass the flip starts, the next apply would come an hour later.
+    let guard: NodeJS.Timeout | undefined;
+    const applied = await Promise.race([
+      applying,
+      new Promise<never>((_, reject) => {
+        guard = setTimeout(() => reject(new Error('no pass followed the one that recorded member3 Ready')), 15_000);
+      }),
+    ]).finally(() => clearTimeout(guard));
+    assert.is(applied.created, 1);
+    assert.is((await getConfigMap('after-ready')).status, 200);
+  } finally {
+    await agent.stop();
+    await member.faults.set({ readyzFalse: false });
+  }
+});
+
 test('over smart HTTP: the agent mirrors the repo, applies, and pushes status; a push race is rebuilt on the new tip', async () => {
   const url = `${server.url}/${path.basename(repo.gitdir)}`;
   await commitRendered(repo, { member3: [configMap('settings'), configMap('added'), configMap('over-http')] });
