@@ -33,6 +33,9 @@ import {
   type WorkloadSort,
 } from './selectWorkloads.ts';
 import { keptAnswer } from './keptAnswer.ts';
+import { oneAtATime } from './oneAtATime.ts';
+import { resolveRev } from '../commits/resolveRev.ts';
+import { RevNotFoundError } from '../commits/RevNotFoundError.ts';
 import { loadUiAssets } from './uiAssets.ts';
 
 export interface DashboardOptions {
@@ -69,6 +72,8 @@ interface Explained {
 /** Placements and object traces kept per set of heads (a trace of a template on 30 clusters is ~75 KB). */
 const MAX_CACHED_PLACEMENTS = 256;
 const MAX_CACHED_OBJECTS = 64;
+/** Plans kept per set of heads: the form is asked for a handful of revision pairs, each two whole renders. */
+const MAX_CACHED_PLANS = 8;
 /**
  * Event streams open at once. Each holds a connection for as long as the client likes, and the listener takes 256
  * in all: without this bound one client opening streams in a loop would use every connection, and no page, API call
@@ -124,6 +129,8 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         /** One template's placement per key, as asked; bounded, dropped with the heads. */
         placements: Map<string, Promise<ObjectPlacement>>;
         objects: Map<string, Promise<ObjectTrace | null>>;
+        /** `plan -o json` per resolved base and head sha: the heads (status, autoscaling) are the rest of its input. */
+        plans: Map<string, Promise<unknown>>;
       }
     | undefined;
   const headsKey = async () =>
@@ -140,7 +147,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         reader: 'the dashboard',
         ...(opts.limits?.maxSourceFiles !== undefined ? { limits: sourceLimits } : {}),
       });
-      cached = { key, fleet, placements: new Map(), objects: new Map() };
+      cached = { key, fleet, placements: new Map(), objects: new Map(), plans: new Map() };
       fleet.catch(() => {
         if (cached?.fleet === fleet) cached = undefined;
       });
@@ -195,6 +202,18 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     if (!one) return placementOf(fleet, key, await explained());
     return { heads: headsOf(fleet), key, ...one };
   };
+
+  // A plan renders two whole revisions in this process, the reconciler's when `flotilla run` serves the page: 11 s of
+  // a 3,000-template, 400-cluster fleet during which nothing else is answered. Eight asked at once held a fleet page
+  // for a minute and took the process to 930 MB; one at a time, a loop of them cannot pile up.
+  const planning = oneAtATime(() =>
+    Object.assign(
+      new Error(
+        'another plan is being rendered (each renders both revisions in full); ask again when it is done, or run flotilla plan --base BASE --head HEAD, which renders in a process of its own',
+      ),
+      { status: 503 },
+    ),
+  );
 
   const commitChanges = new CommitChangesCache();
   const failedApplies: FailedAppliesCache = new Map();
@@ -288,15 +307,24 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       const base = url.searchParams.get('base');
       const head = url.searchParams.get('head');
       if (!base || !head) throw badRequest('plan needs base=REV&head=REV, as flotilla plan --base --head');
-      await current();
-      const plan = await readPlan(repo, {
-        base,
-        head,
-        clusterStatus: await readObservedClusters(repo, DEFAULT_STATUS_REF),
-        autoscaled: await statusBranchAutoscaled(repo),
-        ...(opts.limits ? { limits: opts.limits } : {}),
-      });
-      return JSON.parse(renderPlanJson(plan));
+      const c = await current();
+      const [baseSha, headSha] = await Promise.all([resolveRev(repo, base), resolveRev(repo, head)]).catch(
+        (err: unknown) => {
+          throw err instanceof RevNotFoundError ? notFound(err.message) : err;
+        },
+      );
+      return keptAnswer(c.plans, `${baseSha} ${headSha}`, MAX_CACHED_PLANS, () =>
+        planning(async () => {
+          const plan = await readPlan(repo, {
+            base: baseSha,
+            head: headSha,
+            clusterStatus: await readObservedClusters(repo, DEFAULT_STATUS_REF),
+            autoscaled: await statusBranchAutoscaled(repo),
+            ...(opts.limits ? { limits: opts.limits } : {}),
+          });
+          return JSON.parse(renderPlanJson(plan));
+        }),
+      );
     },
     // Validation errors need the whole source commit rendered (seconds at 10,000 templates): asked apart.
     '/ui/api/attention': async () => {
@@ -396,6 +424,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       } catch (err) {
         // A commit too large to read is the request's to fix, like a bad one: answered, not logged as a failure.
         const status = err instanceof SourceTooLargeError ? 422 : (err as { status?: number }).status;
+        if (status === 503) res.setHeader('Retry-After', '10');
         if (status) sendJson(res, status, { error: (err as Error).message });
         else {
           opts.log?.({ step: 'dashboard', path: url.pathname, error: (err as Error).message });

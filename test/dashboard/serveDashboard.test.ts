@@ -183,6 +183,23 @@ test('the plan API reads revisions only as refs and commits: a file of the git d
   }
 });
 
+test('a plan of a revision that does not exist is answered 404 with the fix, and is no failure of the server', async () => {
+  const logged: Record<string, unknown>[] = [];
+  const open = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0, log: (e) => logged.push(e) });
+  try {
+    const res = await fetch(`${open.url}/ui/api/plan?base=no-such-branch&head=main`);
+    assert.is(res.status, 404);
+    assert.match(((await res.json()) as { error: string }).error, 'revision "no-such-branch" not found');
+    const plan = await fetch(`${open.url}/ui/api/plan?base=main&head=main`);
+    assert.is(plan.status, 200);
+    const sha = repo.git(['rev-parse', 'main']).trim();
+    assert.is(((await plan.json()) as { head: string }).head, sha);
+    assert.equal(logged, []);
+  } finally {
+    await open.close();
+  }
+});
+
 test('without a token only loopback Host names are served, so a page elsewhere cannot read it through DNS rebinding', async () => {
   const open = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0 });
   try {
