@@ -1,6 +1,7 @@
 // The dashboard's HTTP side on a repo with all three branches: the API answers in the shapes the CLI prints, only
 // GET, only with the token when one is set, the page under a strict policy, and the event stream announces a move.
 import { get } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getCommand } from '../../src/commands/getCommand.ts';
@@ -58,6 +59,34 @@ test('the fleet API returns the clusters as `flotilla get clusters -o json` and 
     nginx.placement.map((p) => `${p.name}:${p.replicas}`),
     ['member1:1', 'member2:1'],
   );
+});
+
+test('an answer of a kilobyte and more travels gzipped to a client that takes it, and as it is to one that does not', async () => {
+  const raw = (acceptEncoding: string | undefined) =>
+    new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
+      const url = new URL(`${served.url}/ui/api/fleet`);
+      const headers = { ...auth, ...(acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}) };
+      get({ host: url.hostname, port: url.port, path: url.pathname, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            encoding: res.headers['content-encoding'],
+            vary: res.headers.vary,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      }).on('error', reject);
+    });
+  const plain = await raw(undefined);
+  assert.is(plain.encoding, undefined);
+  assert.ok(plain.body.length > 1024, `${plain.body.length} bytes`);
+  const zipped = await raw('gzip, deflate, br');
+  assert.is(zipped.encoding, 'gzip');
+  assert.is(zipped.vary, 'Accept-Encoding');
+  assert.ok(zipped.body.length * 3 < plain.body.length, `${zipped.body.length} of ${plain.body.length} bytes`);
+  assert.equal(JSON.parse(gunzipSync(zipped.body).toString('utf8')), JSON.parse(plain.body.toString('utf8')));
+  assert.is((await raw('gzip;q=0, identity')).encoding, undefined);
 });
 
 test('read-only and token-guarded: other methods are refused, no token is 401, ?token= becomes an HttpOnly cookie', async () => {
