@@ -208,15 +208,15 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     return { heads: headsOf(fleet), key, ...one };
   };
 
-  // A plan renders two whole revisions in this process, the reconciler's when `flotilla run` serves the page: 11 s of
-  // a 3,000-template, 400-cluster fleet during which nothing else is answered. Eight asked at once held a fleet page
-  // for a minute and took the process to 930 MB; one at a time, a loop of them cannot pile up.
-  const planning = oneAtATime(() =>
+  // A plan renders two whole revisions in this process, the reconciler's when `flotilla run` serves the page, and holds
+  // its event loop meanwhile: 11 s at 3,000 templates × 400 clusters with nothing else answered, and plans asked in a
+  // loop held it for good (eight at once kept a fleet page waiting 59 s). Taking turns, they have half of it at most.
+  const planning = oneAtATime((seconds) =>
     Object.assign(
       new Error(
-        'another plan is being rendered (each renders both revisions in full); ask again when it is done, or run flotilla plan --base BASE --head HEAD, which renders in a process of its own',
+        `plans render both revisions in full in the dashboard's process, and take turns with the rest of its work: ask again in ${seconds} s, or run flotilla plan --base BASE --head HEAD, which renders in a process of its own`,
       ),
-      { status: 503 },
+      { status: 503, retryAfter: seconds },
     ),
   );
 
@@ -429,7 +429,8 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       } catch (err) {
         // A commit too large to read is the request's to fix, like a bad one: answered, not logged as a failure.
         const status = err instanceof SourceTooLargeError ? 422 : (err as { status?: number }).status;
-        if (status === 503) res.setHeader('Retry-After', '10');
+        const retryAfter = (err as { retryAfter?: number }).retryAfter;
+        if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
         if (status) sendJson(res, status, { error: (err as Error).message });
         else {
           opts.log?.({ step: 'dashboard', path: url.pathname, error: (err as Error).message });
