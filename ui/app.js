@@ -213,6 +213,8 @@ function SortHeader({ label, field, query, setQuery, className }) {
   </th>`;
 }
 
+// Keyed by the address's label and name: Back, Forward or a link puts what the address says in the fields, as the
+// rows show it, instead of what was typed last.
 function Filters({ query, setQuery, workloads }) {
   const [label, setLabel] = useState(query.label ?? '');
   const [name, setName] = useState(query.name ?? '');
@@ -256,7 +258,7 @@ function Matrix({ workloads, query, setQuery }) {
   </nav>`;
   return html`<section aria-labelledby="matrix-title">
     <h2 id="matrix-title">Workloads × clusters</h2>
-    <${Filters} query=${query} setQuery=${setQuery} workloads=${workloads} />
+    <${Filters} key=${`${query.label ?? ''}\n${query.name ?? ''}`} query=${query} setQuery=${setQuery} workloads=${workloads} />
     ${pager}
     ${columnPager}
     <${Scroll} label="Workloads by cluster">

@@ -59,6 +59,17 @@ test('the matrix shows 20 cluster columns at a time, pages to the rest, and ever
   await page.locator('form.filters select').nth(2).selectOption('member25');
   await page.waitForFunction(() => document.querySelectorAll('table.matrix thead th').length === 5, null, WAIT);
   assert.is(await pager.count(), 0);
+  // Back and Forward put the address's filter in the fields as well as in the rows.
+  const nameField = page.getByRole('textbox', { name: 'Name' });
+  await nameField.fill('nothing-by-this-name');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByText('No workload matches these filters.').waitFor(WAIT);
+  await page.goBack();
+  await matrix.locator('tbody tr a', { hasText: 'nginx' }).waitFor(WAIT);
+  assert.is(await nameField.inputValue(), '');
+  await page.goForward();
+  await page.getByText('No workload matches these filters.').waitFor(WAIT);
+  assert.is(await nameField.inputValue(), 'nothing-by-this-name');
   assert.equal(preloads.sort(), ['/ui/vendor/hooks.mjs', '/ui/vendor/htm.mjs', '/ui/vendor/preact.mjs']);
   assert.equal(browser.errors, []);
   await browser.screenshot('wide-fleet-columns');
