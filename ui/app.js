@@ -131,8 +131,24 @@ function conditionOf(cluster, type) {
   return (cluster.status?.conditions ?? []).find((c) => c.type === type);
 }
 
-function ClustersTable({ clusters, applied, heartbeats }) {
-  return html`<${Scroll} label="Clusters">
+/**
+ * Cluster rows shown at once: the matrix comes below the table, and 400 clusters put it 14,000 px down the page.
+ */
+const CLUSTER_ROWS = 20;
+
+function ClustersTable({ clusters: all, applied, heartbeats }) {
+  const [firstRow, setFirstRow] = useState(0);
+  const start = Math.min(firstRow, Math.max(0, all.length - 1));
+  const clusters = all.slice(start, start + CLUSTER_ROWS);
+  const pager =
+    all.length > CLUSTER_ROWS
+      ? html`<nav class="pager" aria-label="Cluster rows">
+          <button type="button" disabled=${start === 0} onClick=${() => setFirstRow(Math.max(0, start - CLUSTER_ROWS))}>Previous cluster rows</button>
+          <span aria-live="polite">${start + 1}–${start + clusters.length} of ${all.length} clusters</span>
+          <button type="button" disabled=${start + CLUSTER_ROWS >= all.length} onClick=${() => setFirstRow(start + CLUSTER_ROWS)}>Next cluster rows</button>
+        </nav>`
+      : null;
+  return html`${pager}<${Scroll} label="Clusters">
     <table class="clusters">
       <caption><span>Clusters</span></caption>
       <thead><tr>

@@ -22,7 +22,7 @@ test.after(async () => {
   repo?.cleanup();
 });
 
-test('the matrix shows 20 cluster columns at a time, pages to the rest, and every cell of a window is there', async () => {
+test('the clusters table shows 20 rows and the matrix 20 cluster columns at a time, each pages to the rest, and every cell of a window is there', async () => {
   repo = makeTempRepo();
   writeWorkTree(repo, {
     ...Object.fromEntries(CLUSTERS.map((c) => [`clusters/${c}.yaml`, clusterYaml(c)])),
@@ -45,6 +45,17 @@ test('the matrix shows 20 cluster columns at a time, pages to the rest, and ever
   await page.goto(`${served.url}/ui/`);
   const matrix = page.locator('table.matrix');
   await matrix.locator('tbody tr a', { hasText: 'nginx' }).waitFor(WAIT);
+  // The clusters table shows 20 rows at a time too, so the matrix below it stays near the top of the page.
+  const clusterRows = page.locator('table.clusters tbody tr');
+  assert.is(await clusterRows.count(), 20);
+  const rowPager = page.getByRole('navigation', { name: 'Cluster rows' });
+  assert.match((await rowPager.textContent()) ?? '', '1–20 of 25 clusters');
+  await rowPager.getByRole('button', { name: 'Next cluster rows' }).click();
+  await rowPager.getByText('21–25 of 25 clusters').waitFor(WAIT);
+  assert.equal(
+    (await page.locator('table.clusters tbody th').allTextContents()).map((t) => t.trim()),
+    CLUSTERS.slice(20),
+  );
   const headers = async () => (await matrix.locator('thead th').allTextContents()).map((t) => t.trim());
   assert.equal((await headers()).slice(4), CLUSTERS.slice(0, 20));
   assert.is(await matrix.locator('tbody td.cell').count(), 20);
