@@ -356,6 +356,21 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       sendJson(res, 405, { error: 'the dashboard is read-only: GET only' });
       return true;
     }
+    // A page of another origin (another port of this machine is another origin, and the same site) may make the
+    // browser ask here: it cannot read the answer, but it can set the work going, a plan's whole renders among it, and
+    // without a token no cookie is needed. Browsers say where a request comes from (Fetch Metadata): only the page's
+    // own requests, and a person opening it from a link or the address bar, are answered.
+    const fetchMeta = {
+      ...optional('site', header(req, 'sec-fetch-site')),
+      ...optional('mode', header(req, 'sec-fetch-mode')),
+      ...optional('dest', header(req, 'sec-fetch-dest')),
+    };
+    if (!fromThisPage({ ...fetchMeta, path: url.pathname })) {
+      sendJson(res, 403, {
+        error: `a request from another site (Sec-Fetch-Site: ${req.headers['sec-fetch-site']}) is not answered; open the dashboard at its own address`,
+      });
+      return true;
+    }
     // Without a token the page is for this machine only: a Host that is not a loopback name is a page elsewhere
     // reaching it through DNS rebinding (a name of theirs resolving to 127.0.0.1), which must not read the fleet.
     if (opts.token === undefined && !isLoopbackHost(hostOf(req.headers.host))) {
@@ -465,11 +480,26 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
   };
 }
 
+/**
+ * Whether Fetch Metadata says a request is the page's own or a person opening the page: no such header (not a
+ * browser, or an old one), same-origin, none (the address bar, a bookmark), or a link from elsewhere to a page, never
+ * to the API (a frame or a link there would set its work going). Pure.
+ */
+export function fromThisPage(h: { site?: string; mode?: string; dest?: string; path: string }): boolean {
+  if (h.site === undefined || h.site === 'same-origin' || h.site === 'none') return true;
+  return h.mode === 'navigate' && h.dest === 'document' && !h.path.startsWith('/ui/api/');
+}
+
 /** The host part of a Host header: `127.0.0.1:9465` → `127.0.0.1`, `[::1]:80` → `::1`. */
 function hostOf(header: string | undefined): string {
   const h = header ?? '';
   const v6 = /^\[([^\]]+)\]/.exec(h);
   return v6 ? v6[1]! : h.replace(/:\d+$/, '');
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : null;
 }
 
 function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
