@@ -4,6 +4,13 @@
 // 5.1 script differently are bridged here.
 import { podDependencies } from '../podDependencies.ts';
 import { fiveFourOnlySyntax } from './luaFiveOneSyntax.ts';
+import {
+  type CaptureSlots,
+  capturePosition,
+  findGopherPattern,
+  GopherPatternError,
+  isPositionCapture,
+} from './gopherPatterns.ts';
 import { type GoFormatArg, luaStringFormat } from './goSprintf.ts';
 import { formatGoNumber, routeFloatTextToHost } from './luaNumberText.ts';
 import { LUA_REGISTRYINDEX, LuaEngine, LuaFactory, LuaLibraries, type LuaWasm } from 'wasmoon';
@@ -62,6 +69,7 @@ const TYPE_NUMBER = 3;
 const TYPE_STRING = 4;
 const TYPE_TABLE = 5;
 const TYPE_FUNCTION = 6;
+const TYPE_USERDATA = 7;
 const CHUNK_NAME = '=<string>';
 
 interface Natives {
@@ -217,14 +225,47 @@ const REFERENCE_GO_TYPES: Record<string, string> = {
 };
 
 function registerNatives(lua: LuaWasm): Natives {
+  /** Past the deadline: from now on every instruction raises, so a pcall in the script cannot swallow it and loop on. */
+  const expire = (L: LuaState) => {
+    timedOut = true;
+    lua.lua_sethook(L, hook, MASK_COUNT, 1);
+  };
   const hook = lua.module.addFunction((L: LuaState) => {
     if (Date.now() <= deadline) return;
-    timedOut = true;
-    // From now on every instruction raises, so a pcall in the script cannot swallow the deadline and loop on.
-    lua.lua_sethook(L, hook, MASK_COUNT, 1);
+    expire(L);
     pushString(lua, L, 'context deadline exceeded');
     lua.lua_error(L);
   }, 'vii');
+  /** pm.Find over the arguments at 1 and 2, watching the deadline: the matches, or false and pm's error pushed. */
+  const findPattern = (L: LuaState, offset: number, limit: number): { subject: Uint8Array; found?: CaptureSlots[] } => {
+    const subject = readBytes(lua, L, 1).slice();
+    const pattern = readBytes(lua, L, 2).slice();
+    try {
+      return {
+        subject,
+        found: findGopherPattern(pattern, subject, offset, limit, () => {
+          if (Date.now() <= deadline) return;
+          expire(L);
+          throw new Error('context deadline exceeded');
+        }),
+      };
+    } catch (err) {
+      if (!(err instanceof GopherPatternError)) throw err;
+      lua.lua_settop(L, 0);
+      lua.lua_pushboolean(L, 0);
+      pushString(lua, L, err.message);
+      return { subject };
+    }
+  };
+  /** Each capture from slot `from` on: a position capture as a number, any other as its text. */
+  const pushCaptures = (L: LuaState, subject: Uint8Array, slots: CaptureSlots, from: number): number => {
+    for (let i = from; i < slots.length; i += 2) {
+      if (isPositionCapture(slots, i)) lua.lua_pushinteger(L, BigInt(capturePosition(slots, i)));
+      else pushBytes(lua, L, subject.subarray(capturePosition(slots, i), capturePosition(slots, i + 1)));
+    }
+    return Math.max(0, (slots.length - from) / 2);
+  };
+  const integerArg = (L: LuaState, n: number) => Number(lua.lua_tointegerx(L, n, null));
   const functions: Record<string, number> = {
     osTime: cFunction(lua, (L) => {
       if (lua.lua_gettop(L) === 0) {
@@ -295,6 +336,57 @@ function registerNatives(lua: LuaWasm): Natives {
       else lua.lua_pushnil(L);
       return 1;
     }),
+    // strFind after its argument checks: (subject, pattern, 0-based init, plain) → true and its results.
+    patternFind: cFunction(lua, (L) => {
+      const init = integerArg(L, 3);
+      if (lua.lua_toboolean(L, 4) !== 0) {
+        const pattern = Buffer.from(readBytes(lua, L, 2));
+        const at = Buffer.from(readBytes(lua, L, 1)).indexOf(pattern, init);
+        lua.lua_settop(L, 0);
+        lua.lua_pushboolean(L, 1);
+        if (at < 0) lua.lua_pushnil(L);
+        else {
+          lua.lua_pushinteger(L, BigInt(at + 1));
+          lua.lua_pushinteger(L, BigInt(at + pattern.length));
+        }
+        return lua.lua_gettop(L);
+      }
+      const { subject, found } = findPattern(L, init, 1);
+      if (!found) return 2;
+      lua.lua_settop(L, 0);
+      lua.lua_pushboolean(L, 1);
+      const slots = found[0];
+      if (!slots) {
+        lua.lua_pushnil(L);
+        return 2;
+      }
+      lua.lua_pushinteger(L, BigInt(capturePosition(slots, 0) + 1));
+      lua.lua_pushinteger(L, BigInt(capturePosition(slots, 1)));
+      return 3 + pushCaptures(L, subject, slots, 2);
+    }),
+    // strMatch after its argument checks: (subject, pattern, 0-based offset) → true and the captures, or the match.
+    patternMatch: cFunction(lua, (L) => {
+      const { subject, found } = findPattern(L, integerArg(L, 3), 1);
+      if (!found) return 2;
+      lua.lua_settop(L, 0);
+      lua.lua_pushboolean(L, 1);
+      const slots = found[0];
+      if (!slots) return 1;
+      return 1 + pushCaptures(L, subject, slots, slots.length === 2 ? 0 : 2);
+    }),
+    // strGmatch: (subject, pattern) → true, the iterator and its state, every match found now.
+    patternGmatch: cFunction(lua, (L) => {
+      const { subject, found } = findPattern(L, 0, -1);
+      if (!found) return 2;
+      lua.lua_settop(L, 0);
+      lua.lua_pushboolean(L, 1);
+      lua.lua_pushcclosure(L, gmatchIterator, 0);
+      const state = lua.lua_newuserdatauv(L, 8, 0);
+      const id = nextGmatchId++;
+      lua.module.HEAPU32[state >>> 2] = id;
+      gmatchStates.set(id, { subject, found, next: 0 });
+      return 3;
+    }),
     format: cFunction(lua, (L) => {
       const latin1 = (n: number) => Buffer.from(readBytes(lua, L, n)).toString('latin1');
       const args: GoFormatArg[] = [];
@@ -325,8 +417,30 @@ function registerNatives(lua: LuaWasm): Natives {
       return 1;
     }),
   };
+  // strGmatchIter: the next match's captures, or its text when it has none; nothing past the last, and Go's index
+  // panic for a call after that.
+  const gmatchIterator = cFunction(lua, (L) => {
+    const type = lua.lua_type(L, 1);
+    if (type !== TYPE_USERDATA) {
+      lua.luaL_where(L, 1);
+      const where = lua.lua_tolstring(L, -1, null);
+      throw new Error(`${where}bad argument #1 to ? (userdata expected, got ${luaTypeName(Math.max(type, TYPE_NIL))})`);
+    }
+    const state = gmatchStates.get(lua.module.HEAPU32[lua.lua_touserdata(L, 1) >>> 2] as number);
+    lua.lua_settop(L, 0);
+    if (!state) return 0;
+    const index = state.next++;
+    if (index === state.found.length) return 0;
+    const slots = state.found[index];
+    if (!slots) throw new Error(`runtime error: index out of range [${index}] with length ${state.found.length}`);
+    return pushCaptures(L, state.subject, slots, slots.length === 2 ? 0 : 2);
+  });
   return { hook, functions };
 }
+
+/** The matches of the current call's gmatch iterators, by the number their userdata holds; dropped after the call. */
+const gmatchStates = new Map<number, { subject: Uint8Array; found: CaptureSlots[]; next: number }>();
+let nextGmatchId = 1;
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = [
@@ -704,107 +818,9 @@ m.huge = 1.7976931348623157e308
 -- string: Karmada's string_safe. The table is changed in place: it is also the strings' metatable __index.
 local s = string
 local MAX = 1000000
+local TOO_LONG = 'string length %d exceeds the maximum allowed input string length %d in Karmada lua string lib, please check your lua script.'
 local function checkLength(v)
-  if type(v) == 'string' and #v > MAX then
-    error(sformat('string length %d exceeds the maximum allowed input string length %d in Karmada lua string lib, please check your lua script.', #v, MAX), 3)
-  end
-end
-local function guarded(f, both)
-  return function(a, b, ...)
-    checkLength(a)
-    if both then checkLength(b) end
-    return f(a, b, ...)
-  end
-end
--- Matching runs in C, where the clock is never looked at: a backtracking pattern over a long subject would hold the
--- process past any deadline. A call whose worst case passes about 1e8 steps (some tenths of a second here, within the
--- 1 s deadline on a busy machine) is refused instead. The worst case is starts x ways x the pattern's length: the
--- matcher tries each of the n + 1 starts unless the pattern is anchored; from each, the lengths its k variable
--- quantifiers can take, C(n + k, k) ways as they sum to at most n, and no more than the longest run of its class in
--- the subject allows each (a '%d+' in a timestamp takes at most 4); and on each way it compares up to every byte of
--- the pattern (a set's bytes are scanned for every character it is tried on), each '%b' scans up to the whole
--- subject for its closing character and each back-reference ('%1') compares up to the whole subject. A plain find
--- compares the pattern's bytes at each start.
-local STEPS_LOG10 = 8
--- Runs are measured for at most this many quantifiers: each is one linear scan of the subject.
-local RUNS_MEASURED = 16
-local function setEnd(p, i)
-  i = i + 1
-  if ssub(p, i, i) == '^' then i = i + 1 end
-  repeat
-    if i > #p then return i end
-    local c = ssub(p, i, i)
-    i = i + (c == '%' and 2 or 1)
-  until ssub(p, i, i) == ']'
-  return i + 1
-end
--- The single-character classes a '*', '+' or '-' follows, in order, and how many '%b' and back-references the
--- pattern has (each may scan the whole subject). Only a
--- quantifier after such a class counts: one where a class is expected (first, after a parenthesis, after another
--- quantifier) is that character itself.
-local function quantifiers(p)
-  local found, scans, i, len = {}, 0, ssub(p, 1, 1) == '^' and 2 or 1, #p
-  while i <= len do
-    local c, after = ssub(p, i, i), ssub(p, i + 1, i + 1)
-    if c == '(' or c == ')' then
-      i = i + 1
-    elseif c == '%' and after == 'b' then
-      scans, i = scans + 1, i + 4
-    elseif c == '%' and after >= '1' and after <= '9' then
-      scans, i = scans + 1, i + 2
-    elseif c == '%' and after == 'f' then
-      i = setEnd(p, i + 2)
-    else
-      local start = i
-      if c == '%' then i = i + 2 elseif c == '[' then i = setEnd(p, i) else i = i + 1 end
-      local q = ssub(p, i, i)
-      if q == '*' or q == '+' or q == '-' then
-        found[#found + 1] = ssub(p, start, i - 1)
-        i = i + 1
-      elseif q == '?' then
-        i = i + 1
-      end
-    end
-  end
-  return found, scans
-end
--- The longest run of bytes of a class in the subject: one scan, each byte tried once.
-local function longestRun(subject, class)
-  local longest, pos, pattern = 0, 1, class .. '+'
-  while true do
-    local first, last = sfind(subject, pattern, pos)
-    if not first then return longest end
-    if last - first + 1 > longest then longest = last - first + 1 end
-    pos = last + 1
-  end
-end
-local function refuseCostly(name, n, cost)
-  error(sformat('string.%s: the pattern is too costly for a subject of %d bytes (at worst about 10^%d steps); match a shorter string or use fewer repetitions', name, n, floor(cost)), 3)
-end
-local function bounded(f, name)
-  return function(subject, pattern, init, plain)
-    if type(subject) == 'string' and type(pattern) == 'string' and #subject > 1 then
-      local n = #subject
-      if name == 'find' and plain then
-        local cost = rawLog(n + 1, 10) + rawLog(#pattern + 1, 10)
-        if cost > STEPS_LOG10 then refuseCostly(name, n, cost) end
-        return f(subject, pattern, init, plain)
-      end
-      local classes, scans = quantifiers(pattern)
-      local k = #classes
-      local base = (ssub(pattern, 1, 1) == '^' and 0 or rawLog(n + 1, 10)) + rawLog(#pattern + scans * n + 1, 10)
-      if base > STEPS_LOG10 then refuseCostly(name, n, base) end
-      local ways = 0
-      for i = 1, k do ways = ways + rawLog((n + i) / i, 10) end
-      if base + ways > STEPS_LOG10 and k <= RUNS_MEASURED then
-        local runs = 0
-        for i = 1, k do runs = runs + rawLog(longestRun(subject, classes[i]) + 1, 10) end
-        if runs < ways then ways = runs end
-      end
-      if base + ways > STEPS_LOG10 then refuseCostly(name, n, base + ways) end
-    end
-    return f(subject, pattern, init, plain)
-  end
+  if type(v) == 'string' and #v > MAX then error(sformat(TOO_LONG, #v, MAX), 3) end
 end
 -- CheckString's error, raised at the script's call.
 local function checkStringArg(fn, n, v)
@@ -812,31 +828,14 @@ local function checkStringArg(fn, n, v)
     error('bad argument #' .. n .. ' to ' .. fn .. ' (string expected, got ' .. type(v) .. ')', 3)
   end
 end
--- gmatch: gopher-lua's pm.Find. The next search starts where a match ended, or one byte further after an empty match,
--- so an empty match right after a non-empty one counts (Lua 5.4 skips it: '([^,]*)' over 'a,b' gives a, '', b, ''
--- there), and a leading '^' anchors the one search at the start.
-local function gmatch(subject, pattern)
-  checkStringArg('gmatch', 1, subject)
-  checkStringArg('gmatch', 2, pattern)
-  subject, pattern = '' .. subject, '' .. pattern
-  local pos, anchored, done = 1, ssub(pattern, 1, 1) == '^', false
-  return function()
-    if done or pos > #subject + 1 then return nil end
-    local found = { sfind(subject, pattern, pos) }
-    local first, last = found[1], found[2]
-    if first == nil then done = true return nil end
-    done = anchored
-    pos = last >= first and last + 1 or first + 1
-    if found[3] == nil then return ssub(subject, first, last) end
-    return tunpack(found, 3)
+-- A subject or pattern as strFind, strMatch and strGmatch take it: CheckString, then the length limit.
+local function checkedText(fn, n, v)
+  if type(v) ~= 'string' and type(v) ~= 'number' then
+    error('bad argument #' .. n .. ' to ' .. fn .. ' (string expected, got ' .. type(v) .. ')', 3)
   end
-end
--- gopher-lua's string.match returns no value at all when nothing matches (so table.insert(t, s:match(p)) is an
--- argument short there), and its string.find gives 1, 0 for an empty pattern wherever init points.
-local rawMatch, rawFind = s.match, s.find
-local function nothingIfNil(first, ...)
-  if first == nil then return end
-  return first, ...
+  v = '' .. v
+  if #v > MAX then error(sformat(TOO_LONG, #v, MAX), 3) end
+  return v
 end
 -- Positions are CheckInt's (a number only, truncated toward zero) and, out of range, clamped to the string rather
 -- than refused. luaIndex2StringIndex for a start: 0-based, a negative one counted from the end, never below 0.
@@ -845,25 +844,43 @@ local function startIndex(len, i)
   if i < 0 then i = len + i + 1 end
   return i < 0 and 0 or i
 end
-local function match(subject, pattern, init)
-  checkStringArg('match', 1, subject)
-  checkStringArg('match', 2, pattern)
-  subject = '' .. subject
+-- find, match and gmatch match as gopher-lua's pm package does (gopherPatterns.ts, run by the host): its grammar
+-- differs from Lua 5.4's. The host answers true and the results, or false and pm's error, raised here at the
+-- script's line as L.RaiseError places it.
+local patternFind, patternMatch, patternGmatch = native.patternFind, native.patternMatch, native.patternGmatch
+local function patternResults(ok, ...)
+  if not ok then error((...), 2) end
+  return ...
+end
+-- An empty pattern gives 1, 0 wherever init points; plain is read only from a call of exactly four arguments. A plain
+-- find from past the end fails as Go's slicing does there.
+s.find = function(...)
+  local subject, pattern, init, plain = ...
+  subject = checkedText('find', 1, subject)
+  pattern = checkedText('find', 2, pattern)
+  if pattern == '' then return 1, 0 end
+  init = startIndex(#subject, optInt('find', 3, init, 1))
+  plain = rawSelect('#', ...) == 4 and plain ~= nil and plain ~= false
+  if plain and init > #subject then
+    error(sformat('runtime error: slice bounds out of range [%d:%d]', init, #subject), 0)
+  end
+  return patternResults(patternFind(subject, pattern, init, plain))
+end
+-- No match gives no value at all (so table.insert(t, s:match(p)) is an argument short there).
+s.match = function(subject, pattern, init)
+  subject = checkedText('match', 1, subject)
+  pattern = checkedText('match', 2, pattern)
   local offset = optInt('match', 3, init, 1)
   if offset < 0 then offset = #subject + offset + 1 end
   offset = offset < 1 and 0 or offset - 1
-  return nothingIfNil(rawMatch(subject, pattern, offset + 1))
+  return patternResults(patternMatch(subject, pattern, offset))
 end
--- A plain find from past the end fails as Go's slicing does there.
-local function find(subject, pattern, init, plain)
-  checkStringArg('find', 1, subject)
-  checkStringArg('find', 2, pattern)
-  if pattern == '' then return 1, 0 end
-  subject = '' .. subject
-  init = startIndex(#subject, optInt('find', 3, init, 1))
-  if not plain then return rawFind(subject, pattern, init + 1) end
-  if init > #subject then error(sformat('runtime error: slice bounds out of range [%d:%d]', init, #subject), 0) end
-  return rawFind(subject, pattern, init + 1, true)
+-- Every match is found when gmatch is called (so a bad pattern fails there); the iterator is handed its state, a
+-- userdata, by the generic for and fails without it.
+s.gmatch = function(subject, pattern)
+  subject = checkedText('gmatch', 1, subject)
+  pattern = checkedText('gmatch', 2, pattern)
+  return patternResults(patternGmatch(subject, pattern))
 end
 local rawSub, rawByte, rawChar, rawLen, rawLower, rawUpper, rawReverse = s.sub, s.byte, s.char, s.len, s.lower, s.upper, s.reverse
 s.sub = function(str, i, j)
@@ -914,8 +931,6 @@ local function checkedString(name, f)
   end
 end
 s.lower, s.upper, s.reverse = checkedString('lower', rawLower), checkedString('upper', rawUpper), checkedString('reverse', rawReverse)
-s.find, s.match = guarded(bounded(find, 'find'), true), guarded(bounded(match, 'match'), true)
-s.gmatch = guarded(bounded(gmatch, 'gmatch'), true)
 s.gfind = s.gmatch
 local function refuse(name)
   return function()
@@ -1224,6 +1239,7 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
     for (let i = 1; i <= nResults; i++) results.push(readValue(lua, L, i + 1));
     return results;
   } finally {
+    gmatchStates.clear();
     lua.lua_sethook(L, null, 0, 0);
     deadline = Number.POSITIVE_INFINITY;
     lua.lua_settop(L, 0);

@@ -150,6 +150,36 @@ test('gmatch splits as gopher-lua does: an empty match right after a non-empty o
   assert.is(run("local n = 0 for k, v in ('a=1,b=2'):gmatch('(%w)=(%w)') do n = n + v end return n"), 3);
 });
 
+test("find, match and gmatch read patterns with gopher-lua's grammar and raise its errors at the script's line", () => {
+  assert.is(run('local i, j = string.find("ofF1", "%f[%u]") return i .. "-" .. j'), '2-3');
+  assert.is(run('return tostring(string.find("a-z", "[%a-z]"))'), 'nil');
+  assert.is(run('return select("#", string.match("x%", "%"))'), 0);
+  assert.throws(() => run('\nlocal r = string.find("x", "(x")\nreturn r'), /^<string>:2: unfinished capture at EOS$/);
+  assert.throws(() => run('local r = ("x"):match("x)") return r'), /^<string>:1: invalid '\)' at 0$/);
+  assert.throws(() => run('local it = string.gmatch("x", "[") return 1'), /^<string>:1: unexpected EOS at 0$/);
+});
+
+test("gmatch's iterator takes its state from the generic for: called alone it fails, past the end it panics", () => {
+  assert.is(
+    run('local it, state = string.gmatch("a,b", "[^,]+") return it(state) .. it(state) .. type(state)'),
+    'abuserdata',
+  );
+  assert.throws(() => run('local it = string.gmatch("a,b", "[^,]+") return it()'), /userdata expected, got nil/);
+  assert.throws(
+    () => run('local it, st = string.gmatch("a,b", "[^,]+") it(st) it(st) it(st) return it(st)'),
+    /runtime error: index out of range \[3\] with length 2/,
+  );
+});
+
+test('a plain find over a subject at the length limit is not refused, whatever the length of its pattern', () => {
+  assert.is(
+    run(
+      'local s = "a" for i = 1, 19 do s = s .. s end local p = s:sub(1, 5000) .. "b" return tostring(string.find(s .. "b", p, 1, true))',
+    ),
+    '519289',
+  );
+});
+
 test('Lua 5.1 numbers: integral floats print as integers, %d takes a float, integers arrive as integers', () => {
   assert.is(run('return tostring(3/1) .. " " .. 6/2 .. " " .. 10/4'), '3 3 2.5');
   assert.is(run('return string.format("%d|%s|%5.1f|%x", 7/2, 4/2, 1/3, 255.0)'), '3|2|  0.3|ff');
