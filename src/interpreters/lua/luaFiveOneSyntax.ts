@@ -34,6 +34,70 @@ export function fiveFourOnlySyntax(script: string): { line: number; message: str
   return undefined;
 }
 
+/**
+ * The script with each quoted string's escapes written as Lua 5.4 reads gopher-lua's: there a backslash before a
+ * character that is no escape (`"\d"`, `"\."`, also `\x`, `\z` and `\u`, which 5.1 lacks) stands for that character,
+ * where Lua 5.4 refuses the script or reads a hexadecimal, skipped blanks or a UTF-8 character; and a decimal escape
+ * above 255 keeps its low byte, where Lua 5.4 refuses it. Lines stay where they were. Comments and long strings are
+ * left as they are.
+ */
+export function withFiveOneEscapes(script: string): string {
+  if (!script.includes('\\')) return script;
+  let out = '';
+  let copiedTo = 0;
+  let i = 0;
+  const longLevel = (at: number): number => {
+    let k = at + 1;
+    while (script[k] === '=') k++;
+    return script[k] === '[' ? k - at - 1 : -1;
+  };
+  const skipLong = (at: number, level: number): number => {
+    const close = `]${'='.repeat(level)}]`;
+    const end = script.indexOf(close, at + level + 2);
+    return end < 0 ? script.length : end + close.length;
+  };
+  while (i < script.length) {
+    const c = script[i] as string;
+    if (c === '-' && script[i + 1] === '-') {
+      const level = script[i + 2] === '[' ? longLevel(i + 2) : -1;
+      if (level >= 0) i = skipLong(i + 2, level);
+      else {
+        const end = script.indexOf('\n', i);
+        i = end < 0 ? script.length : end;
+      }
+    } else if (c === '[' && longLevel(i) >= 0) i = skipLong(i, longLevel(i));
+    else if (c === '"' || c === "'") {
+      let k = i + 1;
+      while (k < script.length && script[k] !== c && script[k] !== '\n' && script[k] !== '\r') {
+        if (script[k] !== '\\') {
+          k++;
+          continue;
+        }
+        const escaped = script[k + 1] ?? '';
+        let replacement: string | undefined;
+        let length = 2;
+        if (/[0-9]/.test(escaped)) {
+          const digits = /^[0-9]{1,3}/.exec(script.slice(k + 1, k + 4))?.[0] as string;
+          length = 1 + digits.length;
+          const value = Number(digits);
+          if (value > 255) replacement = `\\${String(value % 256).padStart(3, '0')}`;
+        } else if (escaped === '\n' || escaped === '\r') {
+          // A backslash and a line break, \r\n or \n\r counted as one, stand for a newline in both.
+          const pair = script[k + 2];
+          if ((pair === '\n' || pair === '\r') && pair !== escaped) length = 3;
+        } else if (escaped !== '' && !'abfnrtv\\"\''.includes(escaped)) replacement = escaped;
+        if (replacement !== undefined) {
+          out += script.slice(copiedTo, k) + replacement;
+          copiedTo = k + length;
+        }
+        k += length;
+      }
+      i = k + 1;
+    } else i++;
+  }
+  return copiedTo === 0 ? script : out + script.slice(copiedTo);
+}
+
 const FIVE_FOUR_OPERATORS: Record<string, string> = {
   '//': 'floor division',
   '&': 'bitwise and',

@@ -3,7 +3,7 @@
 // the `kube` module. The VM is Lua 5.4 compiled to WebAssembly (wasmoon), so the places where 5.4 would answer a
 // 5.1 script differently are bridged here.
 import { podDependencies } from '../podDependencies.ts';
-import { fiveFourOnlySyntax } from './luaFiveOneSyntax.ts';
+import { fiveFourOnlySyntax, withFiveOneEscapes } from './luaFiveOneSyntax.ts';
 import {
   type CaptureSlots,
   capturePosition,
@@ -1116,7 +1116,8 @@ function engineFor(script: string): ScriptEngine {
   const { lua, natives: n } = runtime();
   const { engine, L, collect, globals, release } = newEngine(lua, n.functions);
   let chunk: ScriptEngine['chunk'];
-  const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
+  const source = withFiveOneEscapes(script);
+  const status = lua.luaL_loadbufferx(L, source, lua.module.lengthBytesUTF8(source), CHUNK_NAME, 't');
   const refused = status === STATUS_OK ? fiveFourOnlySyntax(script) : undefined;
   if (refused) chunk = { error: `${CHUNK_NAME.slice(1)}:${refused.line}: ${refused.message}` };
   else if (status === STATUS_OK) chunk = lua.luaL_ref(L, LUA_REGISTRYINDEX);
@@ -1149,7 +1150,8 @@ export function checkLuaScript(script: string): { line: number; message: string 
   }
   const { L } = checker;
   lua.lua_settop(L, 0);
-  const status = lua.luaL_loadbufferx(L, script, lua.module.lengthBytesUTF8(script), CHUNK_NAME, 't');
+  const source = withFiveOneEscapes(script);
+  const status = lua.luaL_loadbufferx(L, source, lua.module.lengthBytesUTF8(source), CHUNK_NAME, 't');
   const text = status === STATUS_OK ? undefined : lua.lua_tolstring(L, -1, null);
   lua.lua_settop(L, 0);
   if (text === undefined) return fiveFourOnlySyntax(script);

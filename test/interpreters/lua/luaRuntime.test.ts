@@ -180,6 +180,17 @@ test('a plain find over a subject at the length limit is not refused, whatever t
   );
 });
 
+test("a quoted string's escapes are gopher-lua's: one that is none stands for its character, a decimal keeps its low byte", () => {
+  assert.is(checkLuaScript('local p = "^v\\d+\\.\\d+$"'), undefined);
+  assert.is(
+    run(String.raw`return "a\.b|" .. "\x41|" .. "\u{41}|" .. "a\z  b|" .. #"\256" .. string.byte("\256")`),
+    'a.b|x41|u{41}|az  b|10',
+  );
+  assert.is(run(String.raw`return string.match("v1.2", "v\d") or string.find("a.b", "\.")`), 1);
+  assert.is(run(String.raw`return "\065\066\t[[x]]"`), 'AB\t[[x]]');
+  assert.throws(() => luaReflectStatus('local s = "a\\\nb"\n\nx = = 1', {}), /^<string>:4: /);
+});
+
 test('Lua 5.1 numbers: integral floats print as integers, %d takes a float, integers arrive as integers', () => {
   assert.is(run('return tostring(3/1) .. " " .. 6/2 .. " " .. 10/4'), '3 3 2.5');
   assert.is(run('return string.format("%d|%s|%5.1f|%x", 7/2, 4/2, 1/3, 255.0)'), '3|2|  0.3|ff');
