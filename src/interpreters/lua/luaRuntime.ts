@@ -376,15 +376,25 @@ function registerNatives(lua: LuaWasm): Natives {
     }),
     // strGmatch: (subject, pattern) → true, the iterator and its state, every match found now.
     patternGmatch: cFunction(lua, (L) => {
-      const { subject, found } = findPattern(L, 0, -1);
+      // The matches live in the host, outside the VM's memory limit, for as long as the call: an iterator per call
+      // of a 1 MB subject with `()` holds a million, so all of a call's iterators together get the hook's memory.
+      const room = MEMORY_MAX - gmatchBytes - Number(lua.lua_rawlen(L, 1));
+      const { subject, found } = findPattern(L, 0, Math.max(1, Math.floor(room / GMATCH_MATCH_BYTES) + 1));
       if (!found) return 2;
+      let bytes = subject.length;
+      for (const slots of found) bytes += GMATCH_MATCH_BYTES + 8 * (slots.length - 2);
+      gmatchBytes += bytes;
+      if (gmatchBytes > MEMORY_MAX)
+        throw new Error(
+          `string.gmatch: the matches pass ${MEMORY_MAX} bytes, the memory a hook may use; match fewer or longer pieces`,
+        );
       lua.lua_settop(L, 0);
       lua.lua_pushboolean(L, 1);
       lua.lua_pushcclosure(L, gmatchIterator, 0);
       const state = lua.lua_newuserdatauv(L, 8, 0);
       const id = nextGmatchId++;
       lua.module.HEAPU32[state >>> 2] = id;
-      gmatchStates.set(id, { subject, found, next: 0 });
+      gmatchStates.set(id, { subject, found, next: 0, length: found.length, bytes });
       return 3;
     }),
     format: cFunction(lua, (L) => {
@@ -430,16 +440,29 @@ function registerNatives(lua: LuaWasm): Natives {
     lua.lua_settop(L, 0);
     if (!state) return 0;
     const index = state.next++;
-    if (index === state.found.length) return 0;
+    if (index === state.length) {
+      // A loop that ran to the end gives back what its matches held, so a call may iterate over many subjects in turn.
+      gmatchBytes -= state.bytes;
+      state.found = [];
+      state.subject = new Uint8Array();
+      state.bytes = 0;
+      return 0;
+    }
     const slots = state.found[index];
-    if (!slots) throw new Error(`runtime error: index out of range [${index}] with length ${state.found.length}`);
+    if (!slots) throw new Error(`runtime error: index out of range [${index}] with length ${state.length}`);
     return pushCaptures(L, state.subject, slots, slots.length === 2 ? 0 : 2);
   });
   return { hook, functions };
 }
 
 /** The matches of the current call's gmatch iterators, by the number their userdata holds; dropped after the call. */
-const gmatchStates = new Map<number, { subject: Uint8Array; found: CaptureSlots[]; next: number }>();
+const gmatchStates = new Map<
+  number,
+  { subject: Uint8Array; found: CaptureSlots[]; next: number; length: number; bytes: number }
+>();
+/** What the current call's gmatch states hold, counted as a match of two positions costs the host at least. */
+let gmatchBytes = 0;
+const GMATCH_MATCH_BYTES = 48;
 let nextGmatchId = 1;
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -1242,6 +1265,7 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
     return results;
   } finally {
     gmatchStates.clear();
+    gmatchBytes = 0;
     lua.lua_sethook(L, null, 0, 0);
     deadline = Number.POSITIVE_INFINITY;
     lua.lua_settop(L, 0);

@@ -458,4 +458,17 @@ test('string.format refuses a result past the memory a hook may use, before buil
   assert.is(run("return #string.format('%999999d', 1)"), 999999);
 });
 
+test('string.gmatch iterators of one call hold no more than the memory a hook may use; one over a large subject still runs', () => {
+  // 999,999 bytes (Karmada's string library refuses longer input): each iterator keeps the subject and its matches.
+  const subject = "local s = 'a' for i = 1, 19 do s = s .. s end s = s .. string.sub(s, 1, 475711)";
+  assert.throws(
+    () => run(`${subject} local its = {} for i = 1, 200 do its[i] = string.gmatch(s, '^()') end return #its`),
+    /string\.gmatch: the matches pass 67108864 bytes, the memory a hook may use/,
+  );
+  assert.is(
+    run(`${subject} local n = 0 for i = 1, 200 do for p in string.gmatch(s, '^()') do n = n + p end end return n`),
+    200,
+  );
+});
+
 test.run();
