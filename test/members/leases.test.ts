@@ -109,4 +109,79 @@ test("a Lease's name is a DNS-1123 subdomain: a 422 with apimachinery's example 
   );
 });
 
+test('a Lease is written only at the resourceVersion read: none is a 422, a stale one a 409, as for leader election', async () => {
+  const created = await api(member, 'POST', LEASES, { body: lease('held', {}) });
+  assert.is(created.status, 201);
+  const blind = await api(member, 'PUT', `${LEASES}/held`, { body: lease('held', { holderIdentity: 'b' }) });
+  assert.is(blind.status, 422);
+  assert.is(
+    blind.body.message,
+    'leases.coordination.k8s.io "held" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+  );
+  assert.equal(blind.body.details, {
+    name: 'held',
+    group: 'coordination.k8s.io',
+    kind: 'leases',
+    causes: [
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: 0x0: must be specified for an update',
+        field: 'metadata.resourceVersion',
+      },
+    ],
+  });
+  const { resourceVersion } = created.body.metadata;
+  const renewed = await api(member, 'PUT', `${LEASES}/held`, {
+    body: {
+      ...lease('held', { renewTime: '2026-12-05T11:00:02.000000Z' }),
+      metadata: { name: 'held', resourceVersion },
+    },
+  });
+  assert.is(renewed.status, 200);
+  const stale = await api(member, 'PUT', `${LEASES}/held`, {
+    body: { ...lease('held', { holderIdentity: 'b' }), metadata: { name: 'held', resourceVersion } },
+  });
+  assert.is(stale.status, 409);
+  assert.is(
+    stale.body.message,
+    'Operation cannot be fulfilled on leases.coordination.k8s.io "held": the object has been modified; please apply your changes to the latest version and try again',
+  );
+  assert.is((await api(member, 'GET', `${LEASES}/held`)).body.spec.holderIdentity, 'a');
+});
+
+test('a PUT of a missing Lease (or Endpoints, Role) creates it, unless it names the uid of the one deleted since read', async () => {
+  const first = await api(member, 'POST', LEASES, { body: lease('gone', {}) });
+  assert.is((await api(member, 'DELETE', `${LEASES}/gone`)).status, 200);
+  const { uid, resourceVersion } = first.body.metadata;
+  const renewal = await api(member, 'PUT', `${LEASES}/gone`, {
+    body: { ...lease('gone', {}), metadata: { name: 'gone', uid, resourceVersion } },
+  });
+  assert.is(renewal.status, 409);
+  assert.is(
+    renewal.body.message,
+    `Operation cannot be fulfilled on leases.coordination.k8s.io "gone": StorageError: invalid object, Code: 4, Key: /registry/leases/default/gone, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: `,
+  );
+  assert.is((await api(member, 'GET', `${LEASES}/gone`)).status, 404);
+
+  const made = await api(member, 'PUT', `${LEASES}/gone`, {
+    body: { ...lease('gone', {}), metadata: { name: 'gone', resourceVersion } },
+  });
+  assert.is(made.status, 201);
+  assert.is.not(made.body.metadata.uid, uid);
+  assert.is.not(made.body.metadata.resourceVersion, resourceVersion);
+  assert.is((await api(member, 'GET', `${LEASES}/gone`)).body.spec.holderIdentity, 'a');
+  const config = await api(member, 'PUT', '/api/v1/namespaces/default/configmaps/gone', {
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gone' } },
+  });
+  assert.is(config.status, 404, 'a ConfigMap is created by a POST only');
+  const endpoints = await api(member, 'PUT', '/api/v1/namespaces/default/endpoints/gone', {
+    body: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'gone' } },
+  });
+  assert.is(endpoints.status, 201);
+  const role = await api(member, 'PUT', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/gone', {
+    body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'gone' } },
+  });
+  assert.is(role.status, 201);
+});
+
 test.run();

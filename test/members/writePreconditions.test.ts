@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Member } from '../../src/members/startMember.ts';
-import { api, MemberHarness } from './helpers/memberHarness.ts';
+import { api, MemberHarness, waitFor } from './helpers/memberHarness.ts';
 
 // The registry's preconditions on writes: an update's metadata.uid must be the stored object's (rest.defaultUpdatedObjectInfo),
 // failing as the storage layer's InvalidObj error in a 409 Conflict; a delete's preconditions are checked first by
@@ -179,6 +179,51 @@ test("a create carrying a revision as its resourceVersion is refused by storage,
   const raw = await kubectl(['create', '--raw', '/api/v1/namespaces/default/configmaps', '-f', file]);
   assert.is(raw.code, 1);
   assert.is(raw.stderr, 'Error from server: resourceVersion should not be set on objects to be created\n');
+});
+
+test('a custom resource is replaced only at the resourceVersion read: a PUT without one is a 422, a ConfigMap overwritten', async () => {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+  assert.is(
+    (await api(member, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status,
+    201,
+  );
+  const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+  const widget = (size: number) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, size });
+  await waitFor('widgets served', async () => (await api(member, 'POST', widgets, { body: widget(1) })).status === 201);
+  const blind = await api(member, 'PUT', `${widgets}/w`, { body: widget(2) });
+  assert.is(blind.status, 422);
+  assert.is(
+    blind.body.message,
+    'widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+  );
+  assert.is((await api(member, 'GET', `${widgets}/w`)).body.size, 1);
+
+  const configMaps = '/api/v1/namespaces/default/configmaps';
+  const config = (a: string) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'unconditional' },
+    data: { a },
+  });
+  assert.is((await api(member, 'POST', configMaps, { body: config('1') })).status, 201);
+  assert.is((await api(member, 'PUT', `${configMaps}/unconditional`, { body: config('2') })).status, 200);
 });
 
 test.run();

@@ -42,6 +42,7 @@ import { dropEmptyFields, dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
 import { leaseSpecErrors } from '../resources/validateLease.ts';
+import { allowsCreateOnUpdate, allowsUnconditionalUpdate } from '../resources/updatePolicy.ts';
 import { validateImmutableFields } from '../resources/validateImmutableFields.ts';
 import { hpaFromV1, isHpaV1, servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
@@ -599,12 +600,26 @@ async function createObject(
   checkTypeMeta(body, rt);
   checkFieldNames(res, rt, body, options, read.json ? { scan: read.json } : undefined);
   const namespace = namespaceFor(rt, path, body);
-  let object: KubeObject = structuredClone(body);
+  const object: KubeObject = structuredClone(body);
   // The resourceVersion stays for storage to refuse (or drop): a dry run answers it back, as its copy keeps it.
   for (const key of SERVER_OWNED_METADATA) delete object.metadata[key];
   if (!object.metadata.name && object.metadata.generateName) {
     object.metadata.name = nameFromGenerateName(object.metadata.generateName);
   }
+  storeCreated(ctx, req, res, rt, options, object, namespace);
+}
+
+/** The end of every create: defaults, managedFields, admission, validation, store write; a 201. */
+function storeCreated(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rt: ResourceType,
+  options: WriteOptions,
+  created: KubeObject,
+  namespace: string | undefined,
+): void {
+  let object = created;
   validateName(rt, object.metadata.name);
   if (namespace !== undefined) object.metadata.namespace = namespace;
   if (rt.subresources.includes('status')) delete object.status;
@@ -650,6 +665,9 @@ function dryRunCreated(ctx: ServerContext, rt: ResourceType, object: KubeObject)
   return filled;
 }
 
+/** Store.Update's answer to a PUT without a resourceVersion where the kind allows none (Go's %#v of uint64 0). */
+const UNCONDITIONAL_UPDATE_REFUSED = 'Invalid value: 0x0: must be specified for an update';
+
 async function replaceObject(
   ctx: ServerContext,
   req: IncomingMessage,
@@ -666,11 +684,22 @@ async function replaceObject(
   checkFieldNames(res, rt, body, options, read.json ? { scan: read.json } : undefined);
   const namespace = namespaceFor(rt, path, body);
   checkNameMatchesUrl(body, path);
-  const current = requireObject(ctx, path);
+  const current = ctx.store.get(resourceKeyOf(rt), namespace, path.name!);
   // An update's uid is the registry's precondition (defaultUpdatedObjectInfo.Preconditions): a PUT of an object
-  // deleted and made again under the same name is refused, not applied to the newcomer.
+  // deleted and made again under the same name is refused, not applied to the newcomer; nor is one of an object
+  // deleted since it was read made again by a PUT.
   const uid = body.metadata.uid;
-  if (typeof uid === 'string' && uid !== '') checkUidPrecondition(rt, current, uid);
+  // Storage reads a missing object as not found unless the kind may be created by a PUT (ignoreNotFound).
+  if (!current && (path.subresource || !allowsCreateOnUpdate(rt))) throw notFound(rt.group, rt.plural, path.name!);
+  if (typeof uid === 'string' && uid !== '') checkUidPrecondition(rt, namespace, path.name!, current, uid);
+  if (!current) {
+    // Created as a POST would be, with the metadata it read wiped (rest.WipeObjectMetaSystemFields).
+    const created: KubeObject = structuredClone(body);
+    for (const key of [...SERVER_OWNED_METADATA, 'resourceVersion']) delete created.metadata[key];
+    return storeCreated(ctx, req, res, rt, options, created, namespace);
+  }
+  if (!allowsUnconditionalUpdate(rt) && [undefined, '', '0'].includes(body.metadata.resourceVersion))
+    throw invalid(rt.plural, rt.group, path.name!, 'metadata.resourceVersion', UNCONDITIONAL_UPDATE_REFUSED);
   const next: KubeObject = structuredClone(body);
   if (namespace !== undefined) next.metadata.namespace = namespace;
   for (const key of SERVER_OWNED_METADATA) delete next.metadata[key];

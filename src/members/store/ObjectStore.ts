@@ -423,15 +423,22 @@ export function resourceVersionSetOnCreate(resourceVersion: unknown): boolean {
   return revision > 0n && revision <= 0xffff_ffff_ffff_ffffn;
 }
 
-export function checkUidPrecondition(rt: ResourceType, current: KubeObject, uid: string): void {
-  const { namespace, name } = current.metadata;
-  if (uid !== current.metadata.uid)
+export function checkUidPrecondition(
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  current: KubeObject | undefined,
+  uid: string,
+): void {
+  // A missing object is checked as the empty one storage decodes for it: its uid is "".
+  const stored = current?.metadata.uid ?? '';
+  if (uid !== stored)
     throw preconditionFailed(
       rt.group,
       rt.plural,
-      name!,
-      storageKey(rt, namespace, name!),
-      `UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid}`,
+      name,
+      storageKey(rt, namespace, name),
+      `UID in precondition: ${uid}, UID in object meta: ${stored}`,
     );
 }
 
