@@ -59,13 +59,24 @@ export function specOf(record: LeaseRecord): NonNullable<LeaseObject['spec']> {
   };
 }
 
-/** metav1.MicroTime: RFC 3339 with six fractional digits, in UTC. */
+/**
+ * metav1.MicroTime: RFC 3339 with six fractional digits, in UTC. `ms` may carry microseconds as its fraction: a time
+ * read from a Lease is written back to the microsecond (a holder keeps acquireTime exactly, as client-go does).
+ */
 export function formatMicroTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  const micros = Math.round(ms * 1000);
+  const wholeMs = Math.floor(micros / 1000);
+  return new Date(wholeMs).toISOString().replace(/Z$/, `${String(micros - wholeMs * 1000).padStart(3, '0')}Z`);
 }
 
+/**
+ * Epoch milliseconds with the microseconds apimachinery keeps as the fraction; Date.parse alone would drop them.
+ * Digits past the sixth are dropped, as Go's time.Parse of RFC3339Micro reads no more.
+ */
 function parseMicroTime(text: string | undefined): number | undefined {
   if (!text) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
+  const fraction = /\.(\d+)/.exec(text)?.[1] ?? '';
+  const ms = Date.parse(text.replace(/\.(\d{1,3})\d*/, '.$1'));
+  if (Number.isNaN(ms)) return undefined;
+  return (ms * 1000 + Number(fraction.slice(3, 6).padEnd(3, '0'))) / 1000;
 }

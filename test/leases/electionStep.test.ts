@@ -10,7 +10,7 @@ import {
   planFastRenew,
   planRelease,
 } from '../../src/leases/electionStep.ts';
-import { specOf, type LeaseObject, type LeaseRecord } from '../../src/leases/leaseRecord.ts';
+import { recordOf, specOf, type LeaseObject, type LeaseRecord } from '../../src/leases/leaseRecord.ts';
 
 const T0 = 1_800_000_000_000;
 const me = { identity: 'a', leaseDurationSeconds: 15 };
@@ -128,6 +128,29 @@ test('timings are checked as client-go does: duration > deadline > 1.2 × retry'
     '1.2 × the retry period',
   );
   assert.match(checkTimings({ leaseDurationMs: 15_000, renewDeadlineMs: 2_400, retryPeriodMs: 2_000 })!, 'fix:');
+});
+
+test("a Lease another client wrote keeps its microseconds: the holder's renewal writes acquireTime back exactly", () => {
+  const written: LeaseObject = {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'flotilla-leader', namespace: 'flotilla-system', resourceVersion: '7' },
+    spec: {
+      holderIdentity: 'a',
+      leaseDurationSeconds: 15,
+      acquireTime: '2026-12-05T11:00:00.123456Z',
+      renewTime: '2026-12-05T11:00:09.999999Z',
+      leaseTransitions: 2,
+    },
+  };
+  const plan = planAttempt(INITIAL_ELECTION_STATE, me, written, T0);
+  assert.is(plan.kind, 'update');
+  const spec = specOf((plan as { record: LeaseRecord }).record);
+  assert.is(spec.acquireTime, '2026-12-05T11:00:00.123456Z');
+  assert.is(spec.leaseTransitions, 2);
+  const state = afterWrite({ ...written, spec }, T0);
+  assert.is(specOf(planFastRenew(state, me, T0 + 2_000)!).acquireTime, '2026-12-05T11:00:00.123456Z');
+  assert.is(Math.round((recordOf(written).renewTime! - recordOf(written).acquireTime!) * 1000), 9_876_543);
 });
 
 test.run();
