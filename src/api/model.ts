@@ -83,6 +83,11 @@ export interface FileObjects {
     origin?: SourceSpan;
     originInArchive?: string;
     originArchiveLine?: number;
+    /**
+     * Where a field is written, for a custom resource (checked against its CRD once every file is read). In memory
+     * only: a copy read back from a cache has none, and its problems are at the object.
+     */
+    locate?: (path: readonly (string | number)[], at?: 'key') => SourceSpan;
   }[];
   /** Set when the "file" is a Helm or Kustomize unit (file = its marker): its templates are the tool's output. */
   unit?: UnitOrigin;

@@ -6,6 +6,7 @@ import { karmadaRef } from './karmadaRef.ts';
 import { declaredClusterScopedKinds, kindKey } from './clusterScopedKinds.ts';
 import type { ConfigModel, FileObjects, Located, Template, TemplateVariant } from '../api/model.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
+import { checkCustomResource, crdSchemasOf } from './checkCustomResources.ts';
 
 export interface AssembleOptions {
   /**
@@ -38,6 +39,7 @@ type Karmada = { apiVersion: string; kind: string; metadata: { name: string; nam
 export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOptions = {}): ConfigModel {
   const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const clusterScoped = clusterScopedKinds(all, opts.clusterScopedKinds ?? []);
+  const crdSchemas = crdSchemasOf(all);
   const model: ConfigModel = {
     templates: new Map(),
     propagationPolicies: [],
@@ -90,9 +92,18 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     if (f.unit) (model.units ??= new Map()).set(f.file, f.unit);
     for (const ref of f.broken) model.held.add(refKey(ref));
     const scope = f.unit?.scope;
-    for (const t of f.templates) {
-      const scoped = clusterScoped.has(kindKey(t.ref));
-      const ref: ObjectRef = { ...t.ref, namespace: scoped ? '' : (t.ref.namespace ?? 'default') };
+    for (const read of f.templates) {
+      const scoped = clusterScoped.has(kindKey(read.ref));
+      const ref: ObjectRef = { ...read.ref, namespace: scoped ? '' : (read.ref.namespace ?? 'default') };
+      const schema = crdSchemas.get(kindKey(read.ref));
+      const checked = schema && checkCustomResource(read, schema);
+      if (checked && checked.problems.length > 0) {
+        // Refused by Karmada's API server: what it rendered before is kept, as for any invalid template.
+        model.problems.push(...checked.problems);
+        model.held.add(refKey(ref));
+        continue;
+      }
+      const t = checked ? { ...read, manifest: checked.manifest } : read;
       const metadata = (t.manifest.metadata ?? {}) as { labels?: Record<string, string> };
       const labels = metadata.labels ?? {};
       const variant: TemplateVariant | undefined = scope && {

@@ -26,6 +26,7 @@ import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { IGNORE_FILE } from './selectConfigFiles.ts';
 import { validateKarmadaKnownFields, validateKnownFields } from './schema/validateKnownFields.ts';
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
+import { builtinTypeOf } from '../api/builtinTypes.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateMetadataRules, validateObjectMeta } from './schema/validateObjectMeta.ts';
@@ -279,7 +280,13 @@ export function classifyDocuments(
         out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before
         continue;
       }
-      out.templates.push({ ref: { ...ref, namespace }, manifest: applyApiserverDefaults(obj), source: doc.source });
+      out.templates.push({
+        ref: { ...ref, namespace },
+        manifest: applyApiserverDefaults(obj),
+        source: doc.source,
+        // A custom resource's CRD may be in another file: its fields are located once that is read.
+        ...(builtinTypeOf(ref.apiVersion, ref.kind) ? {} : { locate: doc.locate }),
+      });
       continue;
     }
 

@@ -18,6 +18,21 @@ export function declaredClusterScopedKinds(f: FileObjects): string[] {
   return [...kinds].sort();
 }
 
+/** The `<group>/<version>/<Kind>` of every kind a plain file's CustomResourceDefinitions declare, any scope (pure). */
+export function declaredKinds(f: FileObjects): string[] {
+  if (f.unit) return [];
+  const kinds: string[] = [];
+  for (const t of f.templates) {
+    if (t.ref.kind !== 'CustomResourceDefinition') continue;
+    const spec = t.manifest.spec as
+      | { group?: string; names?: { kind?: string }; versions?: { name?: string }[] }
+      | undefined;
+    if (!spec?.group || !spec.names?.kind) continue;
+    for (const v of spec.versions ?? []) if (v.name) kinds.push(`${spec.group}/${v.name}/${spec.names.kind}`);
+  }
+  return kinds;
+}
+
 /** The key declaredClusterScopedKinds gives an object's kind. */
 export function kindKey(ref: { apiVersion: string; kind: string }): string {
   return `${ref.apiVersion}/${ref.kind}`;

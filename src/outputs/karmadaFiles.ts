@@ -462,9 +462,9 @@ function parseFile(path: string, bytes: Uint8Array): FileObjects {
 /**
  * Files read on every incremental sync (few, and each can affect any template): policies, clusters,
  * rebalancers, interpreter customizations, files with broken ones (their last good version is kept), and plain files
- * with a CustomResourceDefinition of `scope: Cluster`: every template of its kind, in any file or unit, takes its
- * scope from it, so a sync that reads only the changed template must read it too (else the template lands in a
- * namespace, and a path, a cold render does not give it).
+ * with a CustomResourceDefinition: every template of its kind, in any file or unit, takes its scope from it, and is
+ * checked and defaulted by its schema, so a sync that reads only the changed template must read it too (else the
+ * template lands in a namespace, a path or a form a cold render does not give it).
  */
 export function holdsKarmadaObjects(f: FileObjects): boolean {
   return (
@@ -477,15 +477,13 @@ export function holdsKarmadaObjects(f: FileObjects): boolean {
       f.broken.length >
       0 ||
     // A unit's output is read through its unit, never as a file at its marker's path.
-    (f.unit === undefined && f.templates.some(definesClusterScopedKind))
+    (f.unit === undefined && f.templates.some(definesKind))
   );
 }
 
-function definesClusterScopedKind(t: FileObjects['templates'][number]): boolean {
-  return (
-    t.ref.kind === 'CustomResourceDefinition' &&
-    (t.manifest.spec as { scope?: unknown } | undefined)?.scope === 'Cluster'
-  );
+/** A CRD: its scope places, its schema checks and defaults, every object of its kind (documents/checkCustomResources.ts). */
+function definesKind(t: FileObjects['templates'][number]): boolean {
+  return t.ref.kind === 'CustomResourceDefinition' && t.ref.apiVersion.startsWith('apiextensions.k8s.io/');
 }
 
 /**

@@ -7,7 +7,7 @@ import { diffTrees } from '../commits/diffTrees.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { assembleModel, type AssembleOptions } from '../documents/assembleModel.ts';
-import { clusterScopedKindsAfter, kindKey } from '../documents/clusterScopedKinds.ts';
+import { clusterScopedKindsAfter, declaredKinds, kindKey } from '../documents/clusterScopedKinds.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
@@ -298,12 +298,16 @@ async function loadIncremental(
   // are in the index. A kind the change made, or unmade, cluster-scoped moves each of its objects, wherever defined,
   // into or out of a namespace: their files are read, and both identities rendered (the old one's output goes).
   const scopes = clusterScopedKindsAfter(index.clusterScopedKinds(), touched);
+  // A CRD changed, added or removed checks and defaults every object of its kinds anew: they render again, as moved ones.
+  const reschemed = new Set<string>(scopes.rescoped);
+  for (const f of [...touched.values(), ...oldVersions])
+    for (const kind of f ? declaredKinds(f) : []) reschemed.add(kind);
   const rescopedKeys: string[] = [];
-  if (scopes.rescoped.size > 0) {
+  if (reschemed.size > 0) {
     await index.loadAll();
     const files = new Set<string>();
     for (const [key, entry] of index.templates()) {
-      if (!scopes.rescoped.has(kindKey(parseRefKey(key)))) continue;
+      if (!reschemed.has(kindKey(parseRefKey(key)))) continue;
       rescopedKeys.push(key);
       files.add(entry.file);
     }
@@ -345,7 +349,7 @@ async function loadIncremental(
     overrideReaders,
   });
   for (const key of rescopedKeys) affected.add(key);
-  for (const [key, t] of model.templates) if (scopes.rescoped.has(kindKey(t.ref))) affected.add(key);
+  for (const [key, t] of model.templates) if (reschemed.has(kindKey(t.ref))) affected.add(key);
   const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
   const shrunk = new Map<string, ShrunkResult>();

@@ -168,4 +168,36 @@ ${selectors}
   assert.match(text, /winner: z/);
 });
 
+/** The Widget CRD with a schema: `spec.count` an integer, `spec.size` defaulting to `size`. */
+const defaultingCrd = (size: string) =>
+  widgetCrd('Namespaced').replace(
+    'schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}',
+    `schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {count: {type: integer}, size: {type: string, default: ${size}}}}}}}`,
+  );
+
+test("custom objects render with their CRD's defaults, on incremental syncs as on a cold render, and again when the CRD's default changes", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/widgets.yaml': POLICY,
+      'crds/widgets.yaml': defaultingCrd('small'),
+      'plain/widget.yaml': widget('w', 1),
+    },
+    'a widget and its CRD',
+  );
+  const manifest = () => {
+    const [path] = widgetPaths(r, OUT);
+    return r.show(OUT, path!);
+  };
+  await syncBothWays(r, 'first');
+  assert.match(manifest(), /size: small/);
+  r.commit({ 'plain/widget.yaml': widget('w', 2) }, 'count');
+  await syncBothWays(r, 'count');
+  assert.match(manifest(), /count: 2\n\s+size: small/);
+  r.commit({ 'crds/widgets.yaml': defaultingCrd('large') }, 'new default');
+  await syncBothWays(r, 'new default');
+  assert.match(manifest(), /size: large/);
+});
+
 test.run();
