@@ -2,6 +2,11 @@
 export interface Clock {
   /** Milliseconds since the epoch, never going backwards within a process. */
   now(): number;
+  /**
+   * The wall clock, for the times written into a Lease (acquireTime, renewTime) that other readers compare with
+   * theirs (`flotilla get shards`, kubectl): the monotonic one lags it by any time the machine was suspended.
+   */
+  wall(): number;
   /** Resolves after `ms`, or at once when `signal` aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
@@ -12,6 +17,7 @@ export interface Clock {
  */
 export const systemClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
+  wall: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
       if (signal.aborted) return resolve();

@@ -111,7 +111,7 @@ export class LeaseElector {
     await this.attempts;
     const wasLeading = this.leading;
     this.leading = false;
-    const record = planRelease(this.state, this.me, this.clock.now());
+    const record = planRelease(this.state, this.me, this.clock.wall());
     if (!record || !this.state.lease) return;
     try {
       const written = await this.release(record, this.state.lease);
@@ -198,7 +198,7 @@ export class LeaseElector {
     const { namespace, name } = this.opts;
     const timeout = Math.max(100, Math.round(timeoutMs));
     const sent = this.clock.now();
-    const fast = planFastRenew(this.state, this.me, sent);
+    const fast = planFastRenew(this.state, this.me, sent, this.clock.wall());
     if (fast && this.state.lease) {
       try {
         return this.wrote(await client.update(this.objectFor(fast, this.state.lease), timeout), sent);
@@ -213,7 +213,7 @@ export class LeaseElector {
       this.opts.log({ step: 'lease', lease: this.where(), error: (err as Error).message });
       return false;
     }
-    const plan = planAttempt(this.state, this.me, read, this.clock.now());
+    const plan = planAttempt(this.state, this.me, read, this.clock.now(), this.clock.wall());
     this.state = plan.state;
     if (plan.kind === 'held') {
       this.noteLeader(plan.holder);

@@ -45,13 +45,13 @@ export function isHolder(state: ElectionState, identity: string): boolean {
  * The fast path of a leader: update the lease it wrote last, with that object's resourceVersion, without reading it
  * first. Undefined when this candidate is not the valid holder (then read first: planAttempt).
  */
-export function planFastRenew(state: ElectionState, me: Candidate, now: number): LeaseRecord | undefined {
+export function planFastRenew(state: ElectionState, me: Candidate, now: number, wall = now): LeaseRecord | undefined {
   if (!isHolder(state, me.identity) || !isLeaseValid(state, now) || !state.lease) return undefined;
   return {
     holderIdentity: me.identity,
     leaseDurationSeconds: me.leaseDurationSeconds,
     acquireTime: state.observed!.acquireTime,
-    renewTime: now,
+    renewTime: wall,
     leaseTransitions: state.observed!.leaseTransitions,
   };
 }
@@ -63,12 +63,18 @@ export type AttemptPlan =
   | { kind: 'held'; holder: string; state: ElectionState };
 
 /** tryAcquireOrRenew after its Get: `read` is the lease, or null when it does not exist. */
-export function planAttempt(state: ElectionState, me: Candidate, read: LeaseObject | null, now: number): AttemptPlan {
+export function planAttempt(
+  state: ElectionState,
+  me: Candidate,
+  read: LeaseObject | null,
+  now: number,
+  wall = now,
+): AttemptPlan {
   const fresh: LeaseRecord = {
     holderIdentity: me.identity,
     leaseDurationSeconds: me.leaseDurationSeconds,
-    acquireTime: now,
-    renewTime: now,
+    acquireTime: wall,
+    renewTime: wall,
     leaseTransitions: 0,
   };
   if (!read) return { kind: 'create', record: fresh, state };
@@ -102,13 +108,13 @@ export function afterWrite(written: LeaseObject, now: number): ElectionState {
  * release(): a holder stepping down gracefully empties holderIdentity and shortens the duration to 1 s, so the next
  * candidate takes over on its next attempt instead of after a whole lease duration. Undefined when not the holder.
  */
-export function planRelease(state: ElectionState, me: Candidate, now: number): LeaseRecord | undefined {
+export function planRelease(state: ElectionState, me: Candidate, wall: number): LeaseRecord | undefined {
   if (!isHolder(state, me.identity) || !state.lease) return undefined;
   return {
     holderIdentity: '',
     leaseDurationSeconds: 1,
-    acquireTime: now,
-    renewTime: now,
+    acquireTime: wall,
+    renewTime: wall,
     leaseTransitions: state.observed!.leaseTransitions,
   };
 }

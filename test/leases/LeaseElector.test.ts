@@ -169,4 +169,20 @@ test('an API that fails some calls: the leader keeps leading as long as one rene
   await a.e.stop();
 });
 
+test("the times written into a Lease are the wall clock's, while expiry is judged on the monotonic one", async () => {
+  const { api, clock, a, b } = await aLeadsThenBStarts();
+  // The machine slept: its wall clock moved an hour on, the monotonic one did not.
+  clock.wallAhead = 3_600_000;
+  await clock.advance(5_000);
+  const record = recordOf(api.leases.get(KEY)!);
+  assert.ok(clock.wall() - record.renewTime! <= timings.retryPeriodMs * 1.2 + 100, 'renewTime is near the wall clock');
+  assert.ok(record.renewTime! - clock.now() > 3_000_000, 'not the monotonic clock');
+  // A renewal stamped an hour ahead does not make b wait an hour, nor take over early.
+  assert.ok(a.e.isLeader());
+  assert.is(b.e.holder(), 'a');
+  await Promise.all([a.e.stop(), b.e.stop()]);
+  const released = recordOf(api.leases.get(KEY)!);
+  assert.equal([released.holderIdentity, released.renewTime! >= clock.now() + 3_600_000], ['', true]);
+});
+
 test.run();

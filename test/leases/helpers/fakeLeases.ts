@@ -13,8 +13,15 @@ export class FakeClock implements Clock {
   t = 1_800_000_000_000;
   private timers: { at: number; resolve: () => void }[] = [];
 
+  /** How far the wall clock is ahead of the monotonic one (a suspended machine's wall clock moved on). */
+  wallAhead = 0;
+
   now(): number {
     return this.t;
+  }
+
+  wall(): number {
+    return this.t + this.wallAhead;
   }
 
   sleep(ms: number, signal: AbortSignal): Promise<void> {
