@@ -29,7 +29,7 @@ export function describeUnstructured(object: Obj): string {
   };
   const out: string[] = [`Name:\t${metadata.name ?? ''}`, `Namespace:\t${metadata.namespace ?? ''}`];
   out.push(...multiline('Labels', metadata.labels, (k, v) => `${k}=${v}`));
-  out.push(...multiline('Annotations', metadata.annotations, (k, v) => `${k}: ${v}`));
+  out.push(...annotationLines(metadata.annotations));
   printContent(out, 0, object, '');
   return `${alignTabs(out.join('\n'))}\n`;
 }
@@ -43,6 +43,37 @@ function multiline(
   const keys = Object.keys(map ?? {}).sort();
   if (keys.length === 0) return [`${title}:\t<none>`];
   return keys.map((k, i) => `${i === 0 ? `${title}:\t` : '\t'}${show(k, map![k]!)}`);
+}
+
+/** kubectl's line length for an annotation (maxAnnotationLen): a longer one is printed under its key, cut there. */
+const MAX_ANNOTATION_BYTES = 140;
+/** kubectl leaves out the annotation kubectl apply keeps the last applied object in (describe's skipAnnotations). */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * kubectl's printAnnotationsMultiline: sorted keys but the last-applied one, `key: value` when it fits; a value longer
+ * than the line (key, colon, space and value over 140 bytes) or of several lines goes under its key, each of its lines
+ * two spaces in and cut at 138 bytes with `...`.
+ */
+function annotationLines(annotations: Record<string, string> | undefined): string[] {
+  const keys = Object.keys(annotations ?? {})
+    .filter((k) => k !== LAST_APPLIED)
+    .sort();
+  if (keys.length === 0) return ['Annotations:\t<none>'];
+  return keys.flatMap((key, i) => {
+    const lead = i === 0 ? 'Annotations:\t' : '\t';
+    const value = annotations![key]!.replace(/\n$/, '');
+    if (bytes(value) + bytes(key) + 2 <= MAX_ANNOTATION_BYTES && !value.includes('\n'))
+      return [`${lead}${key}: ${value}`];
+    return [`${lead}${key}:`, ...value.split('\n').map((line) => `\t  ${shorten(line, MAX_ANNOTATION_BYTES - 2)}`)];
+  });
+}
+
+/** Go's shorten: the first `max` bytes and `...` when longer. */
+function shorten(s: string, max: number): string {
+  const buffer = Buffer.from(s, 'utf8');
+  return buffer.length > max ? `${buffer.subarray(0, max).toString('utf8')}...` : s;
 }
 
 function printContent(out: string[], level: number, content: Obj, prefix: string): void {

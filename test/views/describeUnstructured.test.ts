@@ -39,4 +39,38 @@ Spec:
   );
 });
 
+test("annotations as kubectl prints them: a long or multi-line value under its key, cut at kubectl's line length; last-applied left out", () => {
+  const long = `${'a'.repeat(130)},${'b'.repeat(20)}`;
+  const text = describeUnstructured({
+    metadata: {
+      name: 'a',
+      annotations: {
+        'kubectl.kubernetes.io/last-applied-configuration': '{"kind":"Thing"}\n',
+        'example.io/long': long,
+        'example.io/lines': 'first\nsecond\n',
+        'example.io/short': 'x',
+        'example.io/fits': 'c'.repeat(140 - 'example.io/fits'.length - 2),
+      },
+    },
+  });
+  assert.is(
+    text.split('Metadata:')[0],
+    `Name:         a
+Namespace:    
+Labels:       <none>
+Annotations:  example.io/fits: ${'c'.repeat(123)}
+              example.io/lines:
+                first
+                second
+              example.io/long:
+                ${long.slice(0, 138)}...
+              example.io/short: x
+`,
+  );
+  const onlyLastApplied = describeUnstructured({
+    metadata: { name: 'a', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } },
+  });
+  assert.match(onlyLastApplied, /\nAnnotations:  <none>\n/);
+});
+
 test.run();
