@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ResourceBinding } from '../api/binding.ts';
-import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { groupOf, parseRefKey, refKey } from '../api/kinds.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { readTemplateUnit } from '../audits/readTemplateUnit.ts';
 import { readTree } from '../commits/readTree.ts';
@@ -11,7 +11,7 @@ import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
 import { describeFederatedHpa, readFederatedHpaEvents, readFederatedHpas } from '../views/federatedHpaViews.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
-import { describePolicy, isNamespacedPolicy, readPolicies } from '../views/policyViews.ts';
+import { describePolicy, readPolicies } from '../views/policyViews.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { readDocuments, type Fleet } from '../views/readFleet.ts';
 import { isSecret } from '../interpreters/isSecret.ts';
@@ -20,92 +20,212 @@ import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { secretKeySizes } from '../views/redactSecret.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
-import { openFleet, READ_OPTIONS, resolveOrReport, resourceName, type ReadCommandContext } from './getCommand.ts';
+import {
+  getRequests,
+  nothingRendered,
+  openFleet,
+  READ_OPTIONS,
+  refuseAllAndSelectorConflict,
+  reportUnknownType,
+  resourceName,
+  UnknownResourceTypeError,
+  type GetRequest,
+  type ReadCommandContext,
+} from './getCommand.ts';
+import { readResourceArguments, ResourceArgumentsError, type ResourceArguments } from './resourceArguments.ts';
+import { readListing } from '../views/readListing.ts';
+import type { ResourceType } from '../views/resolveResourceType.ts';
+import { describeUnstructured } from '../views/describeUnstructured.ts';
+import { commitEvents } from '../views/commitEvents.ts';
+import { manifestPath } from '../branches/rendered/outputPaths.ts';
+import {
+  LabelSelectorSyntaxError,
+  matchesLabelRequirements,
+  parseLabelSelector,
+  type LabelRequirement,
+} from '../labels/parseLabelSelector.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 
-const USAGE = 'flotilla describe cluster NAME | binding NAME [-n NS] | <kind> NAME [-n NS]';
+const USAGE =
+  'flotilla describe TYPE[,TYPE...] [NAME_PREFIX... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [--show-events=false]  (TYPE: cluster, binding, pp|cpp|op|cop, federatedhpa or a template kind such as deploy)';
 
-/** `flotilla describe`: kubectl describe over Git state. Exit 0, or 1 when the object does not exist. */
+/** describe's flags: the read options, kubectl's label selector (--show-events is read before these). */
+const DESCRIBE_OPTIONS = { ...READ_OPTIONS, selector: { type: 'string', short: 'l' } } as const;
+
+/**
+ * `flotilla describe`: kubectl describe over Git state, for the objects kubectl's words ask for (a type, several, names,
+ * TYPE/NAME words, a selector, a name prefix). Templates with their aggregated status, or with --cluster C the
+ * member's copy as kubectl's generic describer prints it. Exit 0, or 1 when a named object does not exist.
+ */
 export async function describeCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: READ_OPTIONS });
+  const { showEvents, rest } = readShowEvents(argv);
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: DESCRIBE_OPTIONS });
   if (values.help) {
     ctx.out(`Usage: ${USAGE}\n`);
     return 0;
   }
-  const fleet = await openFleet('describe', values);
-  const target = resolveOrReport(fleet, positionals, USAGE, ctx);
-  if (typeof target === 'number') return target;
-  const { type, name } = target;
-  // The API server's NotFound, as kubectl prints it, whichever namespace was read.
-  const notFound = () => {
-    ctx.err(`Error from server (NotFound): ${resourceName(type)} "${terminalSafe(name ?? '')}" not found\n`);
+  if (positionals.length === 0) throw new UsageError(`describe needs a resource type: ${USAGE}`);
+  const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
+  let args: ResourceArguments;
+  try {
+    args = readResourceArguments(positionals, 'flotilla');
+  } catch (err) {
+    if (!(err instanceof ResourceArgumentsError)) throw err;
+    ctx.err(`error: ${terminalSafe(err.message)}\n`);
     return 1;
-  };
-  if (!name) throw new UsageError(`describe needs a name: ${USAGE}`);
-  if (type.type === 'works')
+  }
+  refuseAllAndSelectorConflict(args, requirements !== undefined, 'describe');
+  const fleet = await openFleet('describe', values);
+  let requests: GetRequest[];
+  try {
+    requests = getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey));
+  } catch (err) {
+    if (!(err instanceof UnknownResourceTypeError)) throw err;
+    return reportUnknownType(err, ctx);
+  }
+  if (requests.some((r) => r.type.type === 'works'))
     throw new UsageError(
       'describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin',
     );
-  if (type.type === 'policies') {
-    const namespace = isNamespacedPolicy(type.kind) ? (values.namespace ?? 'default') : undefined;
-    const view = (await readPolicies(fleet, type.kind)).find((v) => v.name === name && v.namespace === namespace);
-    if (!view) return notFound();
-    const history = await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file);
-    ctx.out(terminalSafe(describePolicy(view, history, ctx.now()), { multiline: true }));
+  const unrendered = nothingRendered(fleet, requests, values['rendered-branch']);
+  if (unrendered) {
+    ctx.err(unrendered);
+    return 1;
+  }
+  const where = {
+    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
+    ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
+    wide: false,
+    now: ctx.now(),
+  };
+  // kubectl's infos: every object of a listed type (that the selector takes), each named object found, in the order
+  // asked; a missing one is the API server's NotFound, said after every description.
+  const found: Found[] = [];
+  const notFound: string[] = [];
+  for (const { type, name } of requests) {
+    const listing = await readListing(fleet, type, {
+      ...where,
+      ...(name !== undefined ? { name } : {}),
+      allNamespaces: values['all-namespaces'] ?? false,
+    });
+    // cli-runtime's builder refuses a name with --all-namespaces for a namespaced type, before anything is described.
+    if (name !== undefined && values['all-namespaces'] && listing.headers[0] === 'NAMESPACE')
+      throw new UsageError('a resource cannot be retrieved by name across all namespaces');
+    const objects = requirements
+      ? listing.objects.filter((o) => matchesLabelRequirements(requirements, labelsOf(o)))
+      : listing.objects;
+    if (name !== undefined && objects.length === 0)
+      notFound.push(`Error from server (NotFound): ${resourceName(type)} "${terminalSafe(name)}" not found\n`);
+    else found.push(...objects.map((object) => ({ type, object })));
+  }
+  const describe = async ({ type, object }: Found) => {
+    const text = await describeFound(fleet, type, object, { ...where, renderedBranch: values['rendered-branch'] });
+    return terminalSafe(showEvents ? text : withoutEvents(text), { multiline: true });
+  };
+  // With two words and one object missing kubectl reads the second as a name prefix of the first's type
+  // (DescribeMatchingResources): only the objects whose names start with it are described, each followed by a blank
+  // line, and none found is the original NotFound. Two TYPE/NAME words describe nothing then, as no name holds a slash;
+  // several types before the name are refused there.
+  if (notFound.length === 1 && positionals.length === 2) {
+    if (args.form === 'tuples' && positionals[0]!.includes('/')) {
+      ctx.err(notFound[0]!);
+      return 1;
+    }
+    if (args.form === 'tuples') {
+      ctx.err('error: you may only specify a single resource type\n');
+      return 1;
+    }
+    const type = requests[0]!.type;
+    const prefix = positionals[1]!;
+    const listing = await readListing(fleet, type, { ...where, allNamespaces: false });
+    const matching = listing.objects.filter((o) => nameOf(o).startsWith(prefix));
+    if (matching.length === 0) {
+      ctx.err(notFound[0]!);
+      return 1;
+    }
+    for (const object of matching) ctx.out(`${await describe({ type, object })}\n`);
     return 0;
+  }
+  let first = true;
+  for (const one of found) {
+    ctx.out(`${first ? '' : '\n\n'}${await describe(one)}`);
+    first = false;
+  }
+  for (const line of notFound) ctx.err(line);
+  if (found.length === 0 && notFound.length === 0)
+    ctx.err(
+      values['all-namespaces']
+        ? 'No resources found\n'
+        : `No resources found in ${terminalSafe(values.namespace ?? 'default')} namespace.\n`,
+    );
+  return notFound.length > 0 ? 1 : 0;
+}
+
+/** One object to describe: its type and what the type's listing holds for it. */
+interface Found {
+  type: ResourceType;
+  object: Record<string, unknown>;
+}
+
+type Where = { namespace?: string; cluster?: string; now: Date; renderedBranch: string | undefined };
+
+/** The description of one object a listing found, by its type's describer. */
+async function describeFound(
+  fleet: Fleet,
+  type: ResourceType,
+  object: Record<string, unknown>,
+  where: Where,
+): Promise<string> {
+  const name = nameOf(object);
+  const namespace = namespaceOf(object);
+  if (type.type === 'policies') {
+    const view = (await readPolicies(fleet, type.kind)).find(
+      (v) => v.name === name && (v.namespace ?? '') === namespace,
+    )!;
+    const history = await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file);
+    return describePolicy(view, history, where.now);
   }
   if (type.type === 'federatedhpas') {
-    const namespace = values.namespace ?? 'default';
     const view = (await readFederatedHpas(fleet)).find(
       (v) => v.template.ref.name === name && v.template.ref.namespace === namespace,
-    );
-    if (!view) return notFound();
+    )!;
     const events = await readFederatedHpaEvents(fleet, view);
-    ctx.out(terminalSafe(describeFederatedHpa({ ...view, events }, ctx.now()), { multiline: true }));
-    return 0;
+    return describeFederatedHpa({ ...view, events }, where.now);
   }
   if (type.type === 'clusters') {
-    const view = (await readClusterViews(fleet)).get(name);
-    if (!view) return notFound();
+    const view = (await readClusterViews(fleet)).get(name)!;
     const placed = await readPlaced(fleet, name);
     const upToDate = await folderMatches(fleet, name, view.applied?.folderTree);
-    ctx.out(
-      terminalSafe(
-        describeCluster({
-          cluster: view.cluster,
-          file: view.file,
-          ...(view.applied ? { applied: view.applied, upToDate } : {}),
-          placed,
-          history: await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file),
-          now: ctx.now(),
-        }),
-        { multiline: true },
-      ),
-    );
-    return 0;
+    return describeCluster({
+      cluster: view.cluster,
+      file: view.file,
+      ...(view.applied ? { applied: view.applied, upToDate } : {}),
+      placed,
+      history: await readPathHistory(fleet.repo, fleet.source.commit.oid, view.file),
+      now: where.now,
+    });
   }
-  const namespace = values.namespace ?? 'default';
-  let ref: ObjectRef | undefined;
-  const templates = Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey);
-  if (type.type === 'bindings') {
-    // A binding is named <name>-<kind>; find the template it binds.
-    ref = templates.find(
-      (r) =>
-        (type.scope === 'cluster' ? r.namespace === '' : r.namespace === namespace) &&
-        bindingPath(r).endsWith(`/${name}.yaml`),
-    );
-  } else {
-    const matches = templates.filter(
-      (r) =>
-        r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name,
-    );
-    ref =
-      matches.find((r) => r.namespace === namespace) ??
-      matches.find((r) => r.namespace === '' && values.namespace === undefined);
+  const rendered = fleet.rendered!;
+  const templates = Object.keys(rendered.index.templates).map(parseRefKey);
+  // A binding is named <name>-<kind>: describe the template it binds.
+  const ref =
+    type.type === 'bindings'
+      ? templates.find((r) => r.namespace === namespace && bindingPath(r).endsWith(`/${name}.yaml`))!
+      : templates.find(
+          (r) =>
+            type.type === 'templates' &&
+            r.kind === type.kind &&
+            (type.group === undefined || groupOf(r.apiVersion) === type.group) &&
+            r.name === name &&
+            r.namespace === namespace,
+        )!;
+  if (where.cluster !== undefined && type.type === 'templates') {
+    // The member's copy, as kubectl's generic describer prints an object; its events are the rendered commits that
+    // changed it.
+    const history = await readPathHistory(fleet.repo, rendered.commit.oid, manifestPath(where.cluster, ref));
+    return `${describeUnstructured(object)}${commitEvents(history, where.now).join('\n')}\n`;
   }
-  if (!ref || !fleet.rendered) return notFound();
-  const rendered = fleet.rendered;
   const bPath = bindingPath(ref);
   const binding = (await readDocuments(fleet.repo, rendered, [bPath])).get(bPath)?.[0] as ResourceBinding | undefined;
   const status = withoutSecretStatus(
@@ -122,7 +242,7 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   const inGit: unknown = decision
     ? ((await readTemplates(fleet, [{ ref, entry: index }]))[0]?.spec as { replicas?: unknown } | undefined)?.replicas
     : undefined;
-  const history = await readObjectHistory(fleet.repo, `refs/heads/${values['rendered-branch'] ?? RENDERED_BRANCH}`, {
+  const history = await readObjectHistory(fleet.repo, `refs/heads/${where.renderedBranch ?? RENDERED_BRANCH}`, {
     kind: ref.kind,
     name: ref.name,
     namespace: ref.namespace,
@@ -130,24 +250,76 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   });
   // A Helm chart's or Kustomize folder's object: its source file is the unit's marker, so say which unit made it.
   const unit = await readTemplateUnit(fleet.repo, rendered.commit.oid, (key) => key === refKey(ref));
-  ctx.out(
-    terminalSafe(
-      describeTemplate({
-        ref,
-        history,
-        index,
-        ...(unit ? { unit } : {}),
-        ...(secret
-          ? { secret: { type: typeof secret.type === 'string' ? secret.type : 'Opaque', keys: secretKeySizes(secret) } }
-          : {}),
-        ...(binding ? { binding, bindingPath: bPath } : {}),
-        ...(status ? { status } : {}),
-        ...(decision ? { autoscaled: { ...decision, ...(typeof inGit === 'number' ? { inGit } : {}) } } : {}),
-      }),
-      { multiline: true },
-    ),
-  );
-  return 0;
+  return describeTemplate({
+    ref,
+    history,
+    index,
+    ...(unit ? { unit } : {}),
+    ...(secret
+      ? { secret: { type: typeof secret.type === 'string' ? secret.type : 'Opaque', keys: secretKeySizes(secret) } }
+      : {}),
+    ...(binding ? { binding, bindingPath: bPath } : {}),
+    ...(status ? { status } : {}),
+    ...(decision ? { autoscaled: { ...decision, ...(typeof inGit === 'number' ? { inGit } : {}) } } : {}),
+  });
+}
+
+function nameOf(object: Record<string, unknown>): string {
+  const name = (object.metadata as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : '';
+}
+
+function namespaceOf(object: Record<string, unknown>): string {
+  const namespace = (object.metadata as { namespace?: unknown } | undefined)?.namespace;
+  return typeof namespace === 'string' ? namespace : '';
+}
+
+function labelsOf(object: Record<string, unknown>): Record<string, string> | undefined {
+  return (object.metadata as { labels?: Record<string, string> } | undefined)?.labels;
+}
+
+/**
+ * `--show-events[=BOOL]`, read as pflag reads a bool flag (Go's strconv.ParseBool values; a separate word after it is
+ * not its value), and the other words; kubectl describes events unless it is false.
+ */
+export function readShowEvents(argv: readonly string[]): { showEvents: boolean; rest: string[] } {
+  let showEvents = true;
+  const rest: string[] = [];
+  let ended = false;
+  for (const arg of argv) {
+    const flag = ended ? null : /^--show-events(?:=([\s\S]*))?$/.exec(arg);
+    if (arg === '--') ended = true;
+    if (!flag) {
+      rest.push(arg);
+      continue;
+    }
+    const value = flag[1] ?? 'true';
+    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) showEvents = true;
+    else if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) showEvents = false;
+    else
+      throw new UsageError(
+        `invalid argument "${value}" for "--show-events" flag: strconv.ParseBool: parsing "${value}": invalid syntax`,
+      );
+  }
+  return { showEvents, rest };
+}
+
+/**
+ * A description without its Events section, as kubectl's describers leave it out with --show-events=false: every
+ * describer ends with it, so it starts at the last line that begins with `Events:`.
+ */
+function withoutEvents(description: string): string {
+  const at = description.lastIndexOf('\nEvents:');
+  return at < 0 ? description : description.slice(0, at + 1);
+}
+
+function selectorRequirements(text: string): LabelRequirement[] {
+  try {
+    return parseLabelSelector(text);
+  } catch (err) {
+    if (err instanceof LabelSelectorSyntaxError) throw new UsageError(`-l ${text}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** What the rendered branch places on a cluster, from file paths alone: <namespace>/<kind>[.<group>]_<name>.yaml. */

@@ -24,7 +24,13 @@ import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing, type Listing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
 import { UsageError } from '../errors/UsageError.ts';
-import { readResourceArguments, ResourceArgumentsError, type ResourceArguments } from './resourceArguments.ts';
+import {
+  asksForAll,
+  readResourceArguments,
+  ResourceArgumentsError,
+  selectorConflict,
+  type ResourceArguments,
+} from './resourceArguments.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import {
@@ -131,7 +137,7 @@ export function resolveOrReport(
 }
 
 /** kubectl's error for a type the server does not serve, then the types this repository has; exit code 1. */
-function reportUnknownType(err: UnknownResourceTypeError, ctx: ReadCommandContext): number {
+export function reportUnknownType(err: UnknownResourceTypeError, ctx: ReadCommandContext): number {
   ctx.err(`error: the server doesn't have a resource type "${terminalSafe(err.word)}"\n`);
   ctx.err(`flotilla: ${err.message}\n`);
   return 1;
@@ -192,15 +198,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.err(`error: ${terminalSafe(err.message)}\n`);
     return 1;
   }
-  if ((args.form === 'types' ? args.words : args.form === 'names' ? [args.word] : []).includes('all'))
-    throw new UsageError(
-      'get all is not read: kubectl\'s "all" is the API server\'s category of that name (pods, replicasets, services, deployments and the other kinds and custom resources that join it), which a repository of templates does not reproduce; name the types instead, e.g. flotilla get deploy,sts,svc',
-    );
-  // kubectl's words: names or resource/name words with a selector are refused before any type is looked up.
-  if (requirements && args.form === 'names')
-    throw new UsageError('name cannot be provided when a selector is specified');
-  if (requirements && args.form === 'tuples')
-    throw new UsageError('selectors and the all flag cannot be used when passing resource/name arguments');
+  refuseAllAndSelectorConflict(args, requirements !== undefined, 'get');
   const fleet = await openFleet('get', values);
   let requests: GetRequest[];
   try {
@@ -209,13 +207,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     if (!(err instanceof UnknownResourceTypeError)) throw err;
     return reportUnknownType(err, ctx);
   }
-  if (
-    !fleet.rendered &&
-    requests.some((r) => r.type.type !== 'clusters' && r.type.type !== 'federatedhpas' && r.type.type !== 'policies')
-  ) {
-    ctx.err(
-      `flotilla: nothing is rendered yet (no ${values['rendered-branch'] ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`,
-    );
+  const unrendered = nothingRendered(fleet, requests, values['rendered-branch']);
+  if (unrendered) {
+    ctx.err(unrendered);
     return 1;
   }
   // What kubectl calls its infos: a table per type listed, one per named object found; a missing one is an error
@@ -337,8 +331,35 @@ function reportErrors(notFound: readonly string[], failed: string | undefined, c
   return 1;
 }
 
+/** `all` (kubectl's category) and a selector beside names, refused in kubectl's words before anything is read. */
+export function refuseAllAndSelectorConflict(args: ResourceArguments, selector: boolean, command: string): void {
+  if (asksForAll(args))
+    throw new UsageError(
+      `${command} all is not read: kubectl's "all" is the API server's category of that name (pods, replicasets, services, deployments and the other kinds and custom resources that join it), which a repository of templates does not reproduce; name the types instead, e.g. flotilla ${command} deploy,sts,svc`,
+    );
+  const conflict = selector ? selectorConflict(args) : undefined;
+  if (conflict) throw new UsageError(conflict);
+}
+
+/**
+ * What to say when a type read from the rendered branch is asked for before anything is rendered (clusters, policies
+ * and FederatedHPAs are read from the source); undefined when there is nothing to say.
+ */
+export function nothingRendered(
+  fleet: Fleet,
+  requests: readonly GetRequest[],
+  renderedBranch: string | undefined,
+): string | undefined {
+  if (fleet.rendered) return undefined;
+  if (
+    requests.every((r) => r.type.type === 'clusters' || r.type.type === 'federatedhpas' || r.type.type === 'policies')
+  )
+    return undefined;
+  return `flotilla: nothing is rendered yet (no ${renderedBranch ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`;
+}
+
 /** One resource type get reads, and the object's name when one is named. */
-interface GetRequest {
+export interface GetRequest {
   type: ResourceType;
   name?: string;
 }

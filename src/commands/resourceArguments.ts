@@ -52,3 +52,21 @@ function normalized(args: readonly string[]): string[] {
   if (types.length < 2) return [...args];
   return types.flatMap((type) => names.map((name) => `${type}/${name}`));
 }
+
+/**
+ * cli-runtime's refusal of a label selector beside the words, before any type is looked up: names and resource/name
+ * words already say which objects. The message is kubectl's; undefined when the words and a selector go together.
+ */
+export function selectorConflict(args: ResourceArguments): string | undefined {
+  if (args.form === 'names') return 'name cannot be provided when a selector is specified';
+  if (args.form === 'tuples') return 'selectors and the all flag cannot be used when passing resource/name arguments';
+  return undefined;
+}
+
+/**
+ * `all` asked for as a type: kubectl's is the API server's category of that name (pods, replicasets, services,
+ * deployments and the kinds and custom resources that join it), which a repository of templates does not reproduce.
+ */
+export function asksForAll(args: ResourceArguments): boolean {
+  return (args.form === 'types' ? args.words : args.form === 'names' ? [args.word] : []).includes('all');
+}
