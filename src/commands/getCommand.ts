@@ -89,24 +89,48 @@ export function resolveTarget(
 }
 
 /**
- * The resource reference the commands take (get, describe, blame, explain, reschedule): TYPE [NAME] or TYPE/NAME,
- * TYPE being kubectl's plural, singular, short name or Kind, optionally `.group`; `kinds` are the templates'
- * kinds, for custom ones. Pure.
+ * The one object blame, explain and reschedule take: TYPE NAME or TYPE/NAME read as get reads kubectl's words
+ * (readResourceArguments), TYPE being kubectl's plural, singular, short name or Kind, optionally `.group`; `kinds` are
+ * the templates' kinds, for custom ones. TYPE alone is returned without a name. Several types, names or TYPE/NAME
+ * words are refused, naming what was given and what is taken. Pure.
  */
 export function parseResourceWords(
   words: readonly string[],
   usage: string,
   kinds: ReadonlyArray<{ apiVersion: string; kind: string }>,
 ): { type: ResourceType; word: string; name: string | undefined } {
-  const [first, second, ...rest] = words;
-  if (!first) throw new UsageError(usage);
-  const slash = first.indexOf('/');
-  const word = slash >= 0 ? first.slice(0, slash) : first;
-  const name = slash >= 0 ? first.slice(slash + 1) : second;
-  if (rest.length || (slash >= 0 && second !== undefined)) throw new UsageError(`one resource at a time: ${usage}`);
-  const type = resolveResourceType(word, kinds);
-  if (!type) throw new UnknownResourceTypeError(word);
-  return { type, word, name };
+  if (words.length === 0) throw new UsageError(usage);
+  let args: ResourceArguments;
+  try {
+    args = readResourceArguments(words, 'flotilla');
+  } catch (err) {
+    if (err instanceof ResourceArgumentsError) throw new UsageError(`${err.message}: ${usage}`);
+    throw err;
+  }
+  const one =
+    args.form === 'tuples'
+      ? args.tuples.length === 1
+        ? args.tuples[0]
+        : undefined
+      : args.form === 'names'
+        ? args.names.length === 1
+          ? { word: args.word, name: args.names[0] }
+          : undefined
+        : args.words.length === 1
+          ? { word: args.words[0]!, name: undefined }
+          : undefined;
+  if (!one) throw new UsageError(`one object at a time, as TYPE/NAME or TYPE NAME (${several(args)}): ${usage}`);
+  const type = resolveResourceType(one.word, kinds);
+  if (!type) throw new UnknownResourceTypeError(one.word);
+  return { type, word: one.word, name: one.name };
+}
+
+/** What several objects' words asked for, as the refusal of them says it. */
+function several(args: ResourceArguments): string {
+  if (args.form === 'tuples')
+    return `${args.tuples.length} objects: ${args.tuples.map((t) => `${t.word}/${t.name}`).join(' ')}`;
+  if (args.form === 'names') return `${args.names.length} names of ${args.word}: ${args.names.join(' ')}`;
+  return `${args.words.length} types: ${args.words.join(',')}`;
 }
 
 /** A resource type that is neither one of Flotilla's nor a kind the repository's templates have. */
@@ -115,24 +139,6 @@ export class UnknownResourceTypeError extends UsageError {
     super(
       `no resource type "${word}" in this repository; use clusters, bindings (rb), clusterresourcebindings (crb), works, propagationpolicies (pp), clusterpropagationpolicies (cpp), overridepolicies (op), clusteroverridepolicies (cop), or a template kind such as deployments (deploy)`,
     );
-  }
-}
-
-/**
- * The type and name get and describe read, or the exit code after kubectl's error for a type the server does not
- * serve (`error: the server doesn't have a resource type "foo"`, exit 1), followed by the types this repository has.
- */
-export function resolveOrReport(
-  fleet: Fleet,
-  words: readonly string[],
-  usage: string,
-  ctx: ReadCommandContext,
-): { type: ResourceType; name: string | undefined } | number {
-  try {
-    return resolveTarget(fleet, words, usage);
-  } catch (err) {
-    if (!(err instanceof UnknownResourceTypeError)) throw err;
-    return reportUnknownType(err, ctx);
   }
 }
 

@@ -119,6 +119,28 @@ spec:
   assert.is(inShop.status, 0, inShop.stderr);
 });
 
+test("explain, reschedule and blame take one object: several types, names or TYPE/NAME words are refused naming what was given and what is taken, kubectl's malformed words in its words", () => {
+  const r = makeConfigRepoWith(repos, FILES, 'web');
+  for (const [words, given] of [
+    [['deploy,widgets', 'web'], '(2 objects: deploy/web widgets/web)'],
+    [['deploy/web', 'widgets/web'], '(2 objects: deploy/web widgets/web)'],
+    [['deploy', 'web', 'api'], '(2 names of deploy: web api)'],
+    [['deploy,widgets'], '(2 types: deploy,widgets)'],
+    [['deploy/web/x'], 'arguments in resource/name form may not have more than one slash'],
+    [['deploy/web', 'api'], 'there is no need to specify a resource type as a separate argument'],
+  ] as const) {
+    for (const command of [['explain'], ['reschedule'], ['blame', '--cluster', 'member1']]) {
+      const res = flotilla(...command, ...words, '--repo', r.dir);
+      const what = `${command[0]} ${words.join(' ')}`;
+      assert.is(res.status, 2, `${what}: ${res.stdout}${res.stderr}`);
+      assert.ok(res.stderr.includes(given), `${what}: ${res.stderr}`);
+      assert.ok(res.stderr.includes(`flotilla ${command[0]} `), `${what} names its usage: ${res.stderr}`);
+      if (given.startsWith('(')) assert.match(res.stderr, 'one object at a time, as TYPE/NAME or TYPE NAME');
+    }
+  }
+  assert.is(r.ls('main').filter((f) => f.startsWith('rebalancers/')).length, 0, 'nothing was rescheduled');
+});
+
 test('reschedule deploy web commits the same WorkloadRebalancer deployment/web would', () => {
   const r = makeConfigRepoWith(repos, FILES, 'web');
   const res = flotilla('reschedule', 'deploy', 'web', '--repo', r.dir);
