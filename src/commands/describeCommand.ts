@@ -224,7 +224,7 @@ async function describeFound(
     // The member's copy, as kubectl's generic describer prints an object; its events are the rendered commits that
     // changed it.
     const history = await readPathHistory(fleet.repo, rendered.commit.oid, manifestPath(where.cluster, ref));
-    return `${describeUnstructured(object)}${commitEvents(history, where.now).join('\n')}\n`;
+    return describeUnstructured(object, commitEvents(history, where.now));
   }
   const bPath = bindingPath(ref);
   const binding = (await readDocuments(fleet.repo, rendered, [bPath])).get(bPath)?.[0] as ResourceBinding | undefined;

@@ -2,6 +2,7 @@ import type { Cluster } from '../api/cluster.ts';
 import type { CommitInfo } from '../commits/types.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import type { AppliedRecord } from '../branches/status/statusFiles.ts';
+import { alignTabs } from '../text/alignTabs.ts';
 import { commitEvents } from './commitEvents.ts';
 import { printable, printTable } from './printTable.ts';
 
@@ -115,7 +116,7 @@ export function describeCluster(d: ClusterDescription): string {
         ),
       ),
     );
-  lines.push(...commitEvents(d.history, d.now));
+  lines.push(alignTabs(commitEvents(d.history, d.now).join('\n')));
   return `${lines.join('\n')}\n`;
 }
 

@@ -17,10 +17,10 @@ const SKIPPED = new Set([
 const ACRONYMS = new Set(['API', 'URL', 'UID', 'OSB', 'GUID']);
 
 /**
- * The header and fields of `kubectl describe` for a resource without a describer of its own, before Events. Values
+ * The header and fields of `kubectl describe` for a resource without a describer of its own, then its Events. Values
  * are printed as they are (the caller makes the whole text terminal-safe). Pure.
  */
-export function describeUnstructured(object: Obj): string {
+export function describeUnstructured(object: Obj, events: readonly string[] = []): string {
   const metadata = (isObj(object.metadata) ? object.metadata : {}) as {
     name?: string;
     namespace?: string;
@@ -31,6 +31,8 @@ export function describeUnstructured(object: Obj): string {
   out.push(...multiline('Labels', metadata.labels, (k, v) => `${k}=${v}`));
   out.push(...annotationLines(metadata.annotations));
   printContent(out, 0, object, '');
+  // After the fields, in the same tabwriter: `Events:\t<none>` lines up with them, as kubectl prints it.
+  out.push(...events);
   return `${alignTabs(out.join('\n'))}\n`;
 }
 

@@ -126,5 +126,5 @@ export function listPolicies(
  * (webhook defaults applied), then the commits that changed its file as its events. Pure.
  */
 export function describePolicy(view: PolicyView, history: readonly CommitInfo[], now: Date): string {
-  return `${describeUnstructured(view.object)}${commitEvents(history, now).join('\n')}\n`;
+  return describeUnstructured(view.object, commitEvents(history, now));
 }

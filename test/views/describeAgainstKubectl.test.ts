@@ -135,7 +135,7 @@ test("several objects, TYPE/NAME words, a name prefix and a selector: the member
   assert.match(prefixed, /^Name: +small\n[\s\S]*\n {2}Size: +1\n\nName: +smaller\n[\s\S]*\n {2}Size: +2\n\n$/);
   assert.match(
     (await flotilla('gadget', 'small', '--cluster', 'member1')).out,
-    /\nEvents:\n {2}Type +Reason +Age +From +Message\n {2}Normal +Committed +/,
+    /\nEvents:\n {2}Type +Reason +Age +From +Message\n {2}---- +------ +---- +---- +-------\n {2}Normal +Committed +/,
   );
 });
 

@@ -47,7 +47,7 @@ test('describe cluster: registration, taints, conditions, resources, what is pla
   assert.match(r.out, /Placed Here \(1\):\n  Namespace +Kind +Name\n  default +Deployment +nginx/);
   assert.match(
     r.out,
-    /Events:\n  Type +Reason +Age +From +Message\n  Normal +Committed +30m +Olga Ops +taint member1: GPU nodes only \([0-9a-f]{12}\)\n  Normal +Committed +60m +Ada Author +Add nginx and three members/,
+    /Events:\n  Type +Reason +Age +From +Message\n  ---- +------ +---- +---- +-------\n  Normal +Committed +30m +Olga Ops +taint member1: GPU nodes only \([0-9a-f]{12}\)\n  Normal +Committed +60m +Ada Author +Add nginx and three members/,
   );
 });
 

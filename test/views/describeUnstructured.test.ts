@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { commitEvents } from '../../src/views/commitEvents.ts';
 import { describeUnstructured, smartLabelFor } from '../../src/views/describeUnstructured.ts';
 
 test("field labels as kubectl's smartLabelFor makes them: camel case split, acronyms upper-cased, others as they are", () => {
@@ -71,6 +72,35 @@ Annotations:  example.io/fits: ${'c'.repeat(123)}
     metadata: { name: 'a', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } },
   });
   assert.match(onlyLastApplied, /\nAnnotations:  <none>\n/);
+});
+
+test("Events: with none, kubectl's `Events:\\t<none>` lines up with the fields before it; with some, a table of its own under dashes", () => {
+  const object = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'a' }, spec: { replicas: 1 } };
+  assert.ok(
+    describeUnstructured(object, commitEvents([], new Date(0))).endsWith(
+      'Spec:\n  Replicas:  1\nEvents:      <none>\n',
+    ),
+  );
+  const at = (seconds: number) => ({ name: 'Ada', email: 'a@example.com', timestamp: seconds, timezoneOffset: 0 });
+  const commit = {
+    oid: 'a'.repeat(40),
+    message: 'Add gadgets\n',
+    tree: '',
+    parents: [],
+    author: at(0),
+    committer: at(0),
+  };
+  assert.ok(
+    describeUnstructured(object, commitEvents([commit], new Date(3_600_000))).endsWith(
+      `Spec:
+  Replicas:  1
+Events:
+  Type    Reason     Age   From  Message
+  ----    ------     ----  ----  -------
+  Normal  Committed  60m   Ada   Add gadgets (aaaaaaaaaaaa)
+`,
+    ),
+  );
 });
 
 test.run();

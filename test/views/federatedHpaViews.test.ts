@@ -193,15 +193,16 @@ test("describe fhpa: Events are what the controller recorded, from the decision 
     .trimEnd()
     .split('\n');
   assert.match(events[1]!, /^ {2}Type +Reason +Age +From +Message$/);
+  assert.match(events[2]!, /^ {2}---- +------ +---- +---- +-------$/);
   assert.match(
-    events[2]!,
+    events[3]!,
     /^ {2}Normal +SuccessfulRescale +\S+ +federatedHPA-controller +New size: 4; reason: cpu resource utilization \(percentage of request\) above target$/,
   );
   assert.match(
-    events[3]!,
+    events[4]!,
     /^ {2}Warning +FailedGetScale +2m +federatedHPA-controller +failed to get replicas in any of clusters, possibly because all of clusters are not ready$/,
   );
-  assert.is(events.length, 4);
+  assert.is(events.length, 5);
 });
 
 test("FederatedHPA events: a condition turning False is Karmada's warning, with its event reason and message, once", () => {

@@ -131,8 +131,9 @@ Spec:
     Namespace:     shop
   Scheduler Name:  default-scheduler
 Events:
-  Type     Reason      Age   From   Message
-  Normal   Committed   30m   Ada    More policies (${shop.out.match(/More policies \(([0-9a-f]{12})\)/)?.[1]})
+  Type    Reason     Age   From  Message
+  ----    ------     ----  ----  -------
+  Normal  Committed  30m   Ada   More policies (${shop.out.match(/More policies \(([0-9a-f]{12})\)/)?.[1]})
 `,
   );
   const cop = (await describe('cop', 'registry')).out;
