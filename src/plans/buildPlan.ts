@@ -7,6 +7,7 @@ import type { OutputIndex } from '../branches/rendered/outputIndex.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { ALLOW_PRUNE_TRAILER, checkPruneSafety, type SourceState } from '../deliveries/checkPruneSafety.ts';
 import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
+import { maskSecretValues } from './maskSecretValues.ts';
 import { memberText } from './memberText.ts';
 import { lookTwiceReasons } from './lookTwice.ts';
 import type { ClusterPlan, LookTwiceNote, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
@@ -59,7 +60,8 @@ export function buildPlan(input: PlanInput): Plan {
     const newText = after === undefined ? null : memberText(after);
     if (oldText === newText) continue;
     const entry = (clusters[cluster] ??= { added: [], changed: [], removed: [] });
-    const object: PlannedObject = { ref, path, diff: renderUnifiedDiff(oldText, newText, { path }) };
+    const [oldShown, newShown] = maskSecretValues(oldText, newText);
+    const object: PlannedObject = { ref, path, diff: renderUnifiedDiff(oldShown, newShown, { path }) };
     if (oldText === null) entry.added.push(object);
     else if (newText === null) {
       entry.removed.push(object);

@@ -6,7 +6,10 @@ import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
 export interface PlannedObject {
   ref: string;
   path: string;
-  /** Unified diff of the manifest, source-commit stamp left out; added/removed objects diff against nothing. */
+  /**
+   * Unified diff of the manifest, source-commit stamp left out; added/removed objects diff against nothing. A Secret's
+   * values are masked as kubectl diff masks them (`***`, `*** (before)`, `*** (after)`).
+   */
   diff: string;
 }
 
