@@ -533,8 +533,8 @@ function PlanForm({ heads }) {
       ? html`<div class="plan">
           <p>Plan <code>${short(data.base)}</code> → <code>${short(data.head)}</code> (the same as <code>flotilla plan -o json</code>)</p>
           ${data.errors.length ? html`<ul>${data.errors.map((p, i) => html`<li key=${i}><${Badge} tone="bad">${p.code}</${Badge}> ${p.file}:${p.line} ${p.message}</li>`)}</ul>` : null}
-          <ul>${Object.entries(data.clusters).map(([name, c]) => html`<li key=${name}><strong>${name}</strong>: ${c.added.length} added, ${c.changed.length} changed, ${c.removed.length} removed
-            <ul>${[...c.added.map((r) => `+ ${r}`), ...c.changed.map((r) => `~ ${r}`), ...c.removed.map((r) => `- ${r}`)].map((l) => html`<li key=${l}><code>${l}</code></li>`)}</ul></li>`)}</ul>
+          <ul>${Object.entries(data.clusters).map(([name, c]) => html`<li key=${name}><strong>${name}</strong>: ${c.added.length} added, ${c.changed.length} changed, ${c.removed.length} removed${c.released?.length ? `, ${c.released.length} released (left on the member, unmanaged)` : ''}
+            <ul>${[...c.added.map((r) => `+ ${r}`), ...c.changed.map((r) => `~ ${r}`), ...c.removed.map((r) => `- ${r}`), ...(c.released ?? []).map((r) => `. ${r}`)].map((l) => html`<li key=${l}><code>${l}</code></li>`)}</ul></li>`)}</ul>
           ${data.replicas.length ? html`<p>Replica moves: ${data.replicas.map((m) => JSON.stringify(m)).join('; ')}</p>` : null}
           ${data.held.length ? html`<p><${Badge} tone="warn">held prunes</${Badge}> ${data.held.map((h) => `${h.cluster}: ${h.message}`).join('; ')}</p>` : null}
         </div>`

@@ -28,6 +28,8 @@ export interface PlanInput {
   head: PlanSide & {
     problems: readonly Problem[];
     explanations: ReadonlyMap<string, TemplateExplanation>;
+    /** Cluster → refKeys the head render releases under preserveResourcesOnDeletion (RenderOutput.released). */
+    released?: ReadonlyMap<string, readonly string[]>;
     /** Trailers of the head source commit; Flotilla-Allow-Prune lets held deletions through. */
     trailers: Readonly<Record<string, string>>;
     source: SourceState;
@@ -47,6 +49,7 @@ export function buildPlan(input: PlanInput): Plan {
   const clusters: Record<string, ClusterPlan> = {};
   const current = new Map<string, string[]>();
   const removals = new Map<string, string[]>();
+  const released = new Map([...(head.released ?? [])].map(([cluster, refs]) => [cluster, new Set(refs)]));
   const paths = [...new Set([...base.files.keys(), ...head.files.keys()])]
     .filter((p) => p.startsWith('clusters/'))
     .sort();
@@ -55,11 +58,18 @@ export function buildPlan(input: PlanInput): Plan {
     const ref = refs.get(path) ?? refFromManifest(base.files.get(path) ?? head.files.get(path)!) ?? path;
     const before = base.files.get(path);
     const after = head.files.get(path);
-    if (before !== undefined) push(current, cluster, ref);
+    const releasing = after === undefined && released.get(cluster)?.has(ref) === true;
+    // As the applier counts: a released object leaves the inventory before prune safety weighs the deletions.
+    if (before !== undefined && !releasing) push(current, cluster, ref);
     const oldText = before === undefined ? null : memberText(before);
     const newText = after === undefined ? null : memberText(after);
     if (oldText === newText) continue;
-    const entry = (clusters[cluster] ??= { added: [], changed: [], removed: [] });
+    const entry = (clusters[cluster] ??= { added: [], changed: [], removed: [], released: [] });
+    // Karmada's execution controller leaves a preserved object on the member: nothing is deleted, so no diff to read.
+    if (releasing) {
+      entry.released.push({ ref, path, diff: '' });
+      continue;
+    }
     const [oldShown, newShown] = maskSecretValues(oldText, newText);
     const object: PlannedObject = { ref, path, diff: renderUnifiedDiff(oldShown, newShown, { path }) };
     if (oldText === null) entry.added.push(object);
@@ -68,16 +78,19 @@ export function buildPlan(input: PlanInput): Plan {
       push(removals, cluster, ref);
     } else entry.changed.push(object);
   }
-  const replicas = diffReplicas(base.files, head.files);
+  // A released workload keeps running on its member with the replicas it had: no move to 0 there.
+  const replicas = diffReplicas(base.files, head.files).filter(
+    (m) => !(m.to === 0 && released.get(m.cluster)?.has(m.ref)),
+  );
   const moved = new Set([
     ...replicas.map((r) => r.ref),
-    ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed].map((o) => o.ref)),
+    ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed, ...c.released].map((o) => o.ref)),
   ]);
   const problems = [...head.problems].sort(compareProblems);
   // ref → source → the clusters of the change it explains (per cluster for scoped units' variants).
   const sources = new Map<string, Map<string, { clusters: string[]; scoped: boolean }>>();
   for (const [name, c] of Object.entries(clusters))
-    for (const o of [...c.added, ...c.changed, ...c.removed]) {
+    for (const o of [...c.added, ...c.changed, ...c.removed, ...c.released]) {
       // The head's variant for the cluster; else (the object left it) the base's, unless the head's is unscoped.
       const headVariants = head.clusterUnits?.get(o.ref);
       const variant =

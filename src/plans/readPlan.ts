@@ -98,6 +98,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
       clusterUnits: clusterUnitsOf(head.model),
       problems: [...head.model.problems, ...head.output.problems.map((p) => atBaseLine(p, base.model)), ...takeovers],
       explanations: head.output.explanations,
+      released: head.output.released,
       trailers: parseTrailers(commit.message),
       source: sourceState(head.model),
     },

@@ -7,6 +7,9 @@ import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import type { OutputIndex, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { refFromManifest, refsByPath } from '../branches/rendered/fileRefs.ts';
+import { parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
+import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { readDeletingCommits } from '../deliveries/readDeletingCommits.ts';
 import { checkPruneSafety, type PruneVerdict, type SourceState } from '../deliveries/checkPruneSafety.ts';
 
@@ -34,14 +37,20 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
   const [oldIndex, newIndex] = await Promise.all([readIndex(repo, before.tree), readIndex(repo, after.tree)]);
   const oldWhole = await wholeOf(oldIndex);
   const refs = refsByPath(oldWhole ? [oldWhole] : []);
+  // The applier releases these instead of pruning them (preserveResourcesOnDeletion): no deletion to weigh.
+  const releasedText = (await readTextFiles(repo, after.tree, [RELEASED_PATH])).get(RELEASED_PATH);
+  const released = parseBranchFile(req.after, RELEASED_PATH, () => parseReleasedFile(releasedText));
+  const releasedPaths = new Set<string>();
   const removals = new Map<string, string[]>();
   const unnamed: { cluster: string; path: string; oid: string }[] = [];
   for (const c of removed) {
     const cluster = c.path.split('/')[1]!;
     const ref = refs.get(c.path);
-    if (ref) push(removals, cluster, ref);
+    if (ref && released.get(cluster)?.has(ref)) releasedPaths.add(c.path);
+    else if (ref) push(removals, cluster, ref);
     else unnamed.push({ cluster, path: c.path, oid: c.oldOid! });
   }
+  if (removals.size === 0 && unnamed.length === 0) return null;
   // A manifest the index does not name (written by hand): its own apiVersion, kind and name say what it is.
   const blobs = await readBlobs(
     repo,
@@ -54,7 +63,12 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
   const clusterTrees = await subtrees(repo, before.tree, 'clusters');
   for (const cluster of removals.keys()) {
     const oid = clusterTrees.get(cluster);
-    current.set(cluster, oid ? [...(await listTreeFiles(repo, oid)).keys()] : []);
+    const files = oid ? [...(await listTreeFiles(repo, oid)).keys()] : [];
+    // As the applier counts: a released object leaves the inventory before prune safety weighs the deletions.
+    current.set(
+      cluster,
+      files.filter((f) => !releasedPaths.has(`clusters/${cluster}/${f}`)),
+    );
   }
 
   // Each deletion is judged by the trailer of the source commit whose render made it, as the applier will judge it.

@@ -7,7 +7,8 @@ export interface PlanJson {
   base: string;
   head: string;
   errors: Problem[];
-  clusters: Record<string, { added: string[]; changed: string[]; removed: string[] }>;
+  /** released: left on the member, no longer managed (preserveResourcesOnDeletion); never deleted. */
+  clusters: Record<string, { added: string[]; changed: string[]; removed: string[]; released: string[] }>;
   replicas: ReplicaMove[];
   /** Deletions the prune guard holds; empty when none are, or the trailer allowed them. */
   held: HeldPrune[];
@@ -25,6 +26,7 @@ export function renderPlanJson(plan: Plan): string {
           added: c.added.map((o) => o.ref),
           changed: c.changed.map((o) => o.ref),
           removed: c.removed.map((o) => o.ref),
+          released: c.released.map((o) => o.ref),
         },
       ]),
     ),

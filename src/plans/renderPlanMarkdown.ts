@@ -3,6 +3,7 @@ import { escapeHtml } from './escapeHtml.ts';
 import { escapeMarkdown } from './escapeMarkdown.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
 import { planHasChanges } from './planHasChanges.ts';
+import { RELEASED_NOTE } from './releasedNote.ts';
 import type { Plan } from './types.ts';
 
 export interface MarkdownOptions {
@@ -28,11 +29,17 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const head: string[] = [`### Flotilla plan \`${plan.base.slice(0, 12)}\` → \`${plan.head.slice(0, 12)}\``, ''];
   const names = Object.keys(plan.clusters);
   if (!planHasChanges(plan)) head.push('No change on any cluster.', '');
+  const anyReleased = names.some((n) => plan.clusters[n]!.released.length > 0);
   if (names.length) {
-    head.push('| Cluster | Added | Changed | Removed |', '|---|--:|--:|--:|');
+    head.push(
+      `| Cluster | Added | Changed | Removed |${anyReleased ? ' Released |' : ''}`,
+      `|---|--:|--:|--:|${anyReleased ? '--:|' : ''}`,
+    );
     for (const n of names) {
       const c = plan.clusters[n]!;
-      head.push(`| ${escapeMarkdown(n)} | ${c.added.length} | ${c.changed.length} | ${c.removed.length} |`);
+      head.push(
+        `| ${escapeMarkdown(n)} | ${c.added.length} | ${c.changed.length} | ${c.removed.length} |${anyReleased ? ` ${c.released.length} |` : ''}`,
+      );
     }
     head.push('');
   }
@@ -114,13 +121,15 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     if (cut < 0) break;
     const c = plan.clusters[n]!;
     const objects = [...c.added, ...c.changed, ...c.removed];
-    const summary = `${n}: ${[c.added.length && `${c.added.length} added`, c.changed.length && `${c.changed.length} changed`, c.removed.length && `${c.removed.length} removed`].filter(Boolean).join(', ')}`;
+    const summary = `${n}: ${[c.added.length && `${c.added.length} added`, c.changed.length && `${c.changed.length} changed`, c.removed.length && `${c.removed.length} removed`, c.released.length && `${c.released.length} released`].filter(Boolean).join(', ')}`;
     const open = `<details><summary>${escapeHtml(summary)}</summary>\n\n`;
     const close = '</details>\n\n';
     let section = '';
-    for (const o of objects) {
+    for (const o of [...objects, ...c.released]) {
       const fence = fenceFor(o.diff);
-      const block = `${escapeMarkdown(describePlanRef(o.ref))}\n\n${fence}diff\n${o.diff}${fence}\n\n`;
+      const block = c.released.includes(o)
+        ? `${escapeMarkdown(describePlanRef(o.ref))}: ${escapeMarkdown(RELEASED_NOTE)}\n\n`
+        : `${escapeMarkdown(describePlanRef(o.ref))}\n\n${fence}diff\n${o.diff}${fence}\n\n`;
       if (text.length + open.length + section.length + block.length + close.length > budget) {
         cut++;
         cutClusters.add(n);

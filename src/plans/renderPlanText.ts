@@ -3,6 +3,7 @@ import { describePlanRef } from './describePlanRef.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
+import { RELEASED_NOTE } from './releasedNote.ts';
 import type { Plan } from './types.ts';
 
 /** The plan for a terminal: kubectl-like table, then moves, reasons, problems, prune guard, and the diffs. */
@@ -10,12 +11,19 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
   const lines = [`Plan ${plan.base.slice(0, 12)} → ${plan.head.slice(0, 12)}`];
   if (!planHasChanges(plan)) lines.push('No change on any cluster.');
   const names = Object.keys(plan.clusters);
+  const anyReleased = names.some((n) => plan.clusters[n]!.released.length > 0);
   if (names.length) {
     const rows = [
-      ['CLUSTER', 'ADDED', 'CHANGED', 'REMOVED'],
+      ['CLUSTER', 'ADDED', 'CHANGED', 'REMOVED', ...(anyReleased ? ['RELEASED'] : [])],
       ...names.map((n) => {
         const c = plan.clusters[n]!;
-        return [n, String(c.added.length), String(c.changed.length), String(c.removed.length)];
+        return [
+          n,
+          String(c.added.length),
+          String(c.changed.length),
+          String(c.removed.length),
+          ...(anyReleased ? [String(c.released.length)] : []),
+        ];
       }),
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -29,8 +37,10 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
         ['+', c.added],
         ['~', c.changed],
         ['-', c.removed],
+        ['.', c.released],
       ] as const) {
-        for (const o of list) lines.push(`  ${n}: ${mark} ${describePlanRef(o.ref)}`);
+        for (const o of list)
+          lines.push(`  ${n}: ${mark} ${describePlanRef(o.ref)}${mark === '.' ? ` (${RELEASED_NOTE})` : ''}`);
       }
     }
   }

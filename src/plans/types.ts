@@ -17,6 +17,11 @@ export interface ClusterPlan {
   added: PlannedObject[];
   changed: PlannedObject[];
   removed: PlannedObject[];
+  /**
+   * Objects leaving the cluster's folder under preserveResourcesOnDeletion: the member keeps them, without Karmada's
+   * claim, no longer managed (Terraform's "forget"). Their diff is ''; prune safety does not count them.
+   */
+  released: PlannedObject[];
 }
 
 export interface ReplicaMove {

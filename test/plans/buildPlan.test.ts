@@ -4,6 +4,7 @@ import { buildPlan, type PlanInput } from '../../src/plans/buildPlan.ts';
 import { manifestYaml } from '../../src/branches/rendered/manifestYaml.ts';
 import { manifestPath } from '../../src/branches/rendered/outputPaths.ts';
 import { refKey, type ObjectRef } from '../../src/api/kinds.ts';
+import { planHasChanges } from '../../src/plans/planHasChanges.ts';
 import type { OutputIndex } from '../../src/branches/rendered/outputIndex.ts';
 
 const secretRef: ObjectRef = { apiVersion: 'v1', kind: 'Secret', namespace: 'payments', name: 'db' };
@@ -80,6 +81,55 @@ test('a Secret whose only change is a value still shows as changed, and other ki
   const text = (v: string) =>
     manifestYaml({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'db', namespace: 'payments' }, data: { v } });
   assert.match(diffOf(planOf(cm, text('Secret one'), text('Secret two'))), /^\+ {2}v: Secret two$/m);
+});
+
+test('an object its head render releases is listed released, with no diff, no replica move and no deletion to hold', () => {
+  const deploy: ObjectRef = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'payments', name: 'api' };
+  const text = manifestYaml({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'api', namespace: 'payments' },
+    spec: { replicas: 2 },
+  });
+  const binding = manifestYaml({
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: { name: 'api-deployment', namespace: 'payments' },
+    spec: {
+      resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'payments', name: 'api' },
+      clusters: [{ name: 'm1', replicas: 2 }],
+    },
+  });
+  const path = manifestPath('m1', deploy);
+  const plan = buildPlan({
+    base: {
+      sha: 'a'.repeat(40),
+      files: new Map([
+        [path, text],
+        ['bindings/payments/api-deployment.yaml', binding],
+      ]),
+      index: indexOf(deploy, ['m1']),
+    },
+    head: {
+      sha: 'b'.repeat(40),
+      files: new Map(),
+      index: indexOf(deploy, []),
+      released: new Map([['m1', [refKey(deploy)]]]),
+      problems: [],
+      explanations: new Map(),
+      trailers: {},
+      source: 'ok',
+    },
+  });
+  assert.equal(plan.clusters.m1, {
+    added: [],
+    changed: [],
+    removed: [],
+    released: [{ ref: refKey(deploy), path, diff: '' }],
+  });
+  assert.equal(plan.replicas, []);
+  assert.equal(plan.prune.held, [], 'the whole cluster leaving its folder is no deletion when the member keeps it');
+  assert.ok(planHasChanges(plan), 'the member loses its claim: a change');
 });
 
 test.run();

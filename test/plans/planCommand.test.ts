@@ -30,7 +30,7 @@ test('plan JSON lists exactly the replica move and the changed manifest, and exi
     assert.equal(body.errors, []);
     // 1:1 of 2 becomes 2:1 of 3: member1 gains one replica, member2 keeps its one.
     assert.equal(body.replicas, [{ ref: NGINX, cluster: 'member1', from: 1, to: 2 }]);
-    assert.equal(body.clusters, { member1: { added: [], changed: [NGINX], removed: [] } });
+    assert.equal(body.clusters, { member1: { added: [], changed: [NGINX], removed: [], released: [] } });
     assert.equal(body.held, []);
   } finally {
     repo.cleanup();

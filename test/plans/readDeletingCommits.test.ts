@@ -97,4 +97,35 @@ test('a follow-up commit carrying the trailer releases the deletions held before
   assert.equal(deletedBy('member1', 'v1/ConfigMap/default/b'), { commit: later });
 });
 
+test('objects released under preserveResourcesOnDeletion are no deletion: plan lists them released and neither plan nor sync holds them', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'policies/all.yaml': policy.replace('spec:\n', 'spec:\n  preserveResourcesOnDeletion: true\n'),
+      'templates/a.yaml': cm('a'),
+      'templates/b.yaml': cm('b'),
+      'templates/c.yaml': cm('c'),
+    },
+    'three preserved objects',
+  );
+  const repo = await openRepo(r.dir);
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  const base = r.git('rev-parse', 'HEAD');
+  const before = r.git('rev-parse', 'flotilla/rendered');
+  const head = r.commit({ 'templates/a.yaml': null, 'templates/b.yaml': null }, 'retire a and b');
+
+  const plan = await readPlan(repo, { base, head });
+  assert.equal(
+    plan.clusters.member1?.released.map((o) => o.ref),
+    [A, 'v1/ConfigMap/default/b'],
+  );
+  assert.equal(plan.clusters.member1?.removed, []);
+  assert.equal(plan.prune.held, [], 'two of three objects leaving is no deletion to hold');
+
+  await syncRepo(repo, { sourceRef: SOURCE, outputRef: OUT });
+  const after = r.git('rev-parse', 'flotilla/rendered');
+  assert.is(await readPruneVerdict(repo, { before, after }), null);
+});
+
 test.run();

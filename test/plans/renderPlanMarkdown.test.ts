@@ -64,6 +64,7 @@ test('a manifest holding a code fence cannot close the diff block', () => {
           added: [{ ref: 'v1/ConfigMap/default/x', path: 'clusters/m1/default/configmap_x.yaml', diff: evil }],
           changed: [],
           removed: [],
+          released: [],
         },
       },
     }),
@@ -76,7 +77,12 @@ test('a cluster name in <summary> is HTML-escaped', () => {
   const md = renderPlanMarkdown(
     plan({
       clusters: {
-        '<b>m1</b>': { added: [], changed: [{ ref: 'v1/ConfigMap/default/x', path: 'p', diff: diff(3) }], removed: [] },
+        '<b>m1</b>': {
+          added: [],
+          changed: [{ ref: 'v1/ConfigMap/default/x', path: 'p', diff: diff(3) }],
+          removed: [],
+          released: [],
+        },
       },
     }),
   );
@@ -90,7 +96,7 @@ test('past the size cap whole diffs are dropped and the comment says what was cu
     path: `clusters/m1/default/configmap_cm${i}.yaml`,
     diff: diff(500),
   }));
-  const md = renderPlanMarkdown(plan({ clusters: { m1: { added: [], changed, removed: [] } } }), {
+  const md = renderPlanMarkdown(plan({ clusters: { m1: { added: [], changed, removed: [], released: [] } } }), {
     maxChars: 10_000,
     command: 'flotilla plan --base a --head b',
   });
