@@ -35,7 +35,7 @@ Commands:
              Push clusters registered in Git, commit status; /healthz /readyz /metrics and webhooks
              (flotilla run --help).
   plan       What a change (--base REV --head REV) does on each cluster: added, changed, removed,
-             replica moves, prune safety (-o markdown for a PR comment, -o json for bots).
+             replica moves, prune safety (-o markdown for a PR comment, -o json or yaml for bots).
   verify     Re-render the source and compare the output branch byte for byte.
   history    The source commits that changed what <kind>/<name> became on each cluster.
   reschedule Commit a WorkloadRebalancer for <kind>/<name> [-n NS] [--reason R] [--branch B, default
@@ -66,7 +66,7 @@ Common options (each command takes those its own --help lists, and refuses the o
   --branch NAME           Output branch (default: flotilla/rendered)
   --cluster-status FILE   Cluster objects with status (YAML stream) for capacity and API checks
   -n, --namespace NS      Namespace of <kind>/<name> (default: any, the default namespace first)
-  -o, --output FORMAT     text (default), wide, yaml or json; plan: text, markdown or json
+  -o, --output FORMAT     text (default), wide, yaml or json; plan: text, markdown, json or yaml
 ${RENDER_LIMITS_HELP}
                           (validate, render, sync, verify; flotilla run takes both too)
   -h, --help              This help
@@ -382,7 +382,9 @@ async function main(argv: string[]): Promise<number> {
         ...common,
         base: values.base,
         head: values.head,
-        ...(output === 'markdown' || output === 'json' || output === 'text' ? { format: output } : {}),
+        ...(output === 'markdown' || output === 'json' || output === 'yaml' || output === 'text'
+          ? { format: output }
+          : {}),
       });
     case 'verify':
       return verifyCommand({ ...common, verifyRev: values.rev });

@@ -53,8 +53,8 @@ ${RENDER_LIMITS_HELP}`,
   },
   plan: {
     flags: ['repo', 'base', 'head', 'cluster-status', 'output', ...LIMITS],
-    outputs: ['text', 'markdown', 'json'],
-    usage: `flotilla plan --base REV --head REV [--repo DIR] [--cluster-status FILE] [-o text|markdown|json]
+    outputs: ['text', 'markdown', 'json', 'yaml'],
+    usage: `flotilla plan --base REV --head REV [--repo DIR] [--cluster-status FILE] [-o text|markdown|json|yaml]
 ${RENDER_LIMITS_HELP}`,
   },
   verify: {

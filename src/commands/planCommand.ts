@@ -3,18 +3,19 @@ import { statusBranchAutoscaled } from '../outputs/autoscaledTemplates.ts';
 import { planHasChanges } from '../plans/planHasChanges.ts';
 import { readPlan } from '../plans/readPlan.ts';
 import { renderPlanJson } from '../plans/renderPlanJson.ts';
+import { renderPlanYaml } from '../plans/renderPlanYaml.ts';
 import { renderPlanMarkdown } from '../plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../plans/renderPlanText.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
 
-export type PlanFormat = 'text' | 'markdown' | 'json';
+export type PlanFormat = 'text' | 'markdown' | 'json' | 'yaml';
 
 export interface PlanOptions {
   base: string | undefined;
   head: string | undefined;
-  /** `-o markdown|json|text`; CommonOptions.output is used when absent (yaml and wide read as text). */
+  /** `-o markdown|json|yaml|text`; CommonOptions.output is used when absent (wide reads as text). */
   format?: PlanFormat | undefined;
   /** Share of a cluster's objects whose deletion is held. Default 0.5. */
   pruneThreshold?: number | undefined;
@@ -29,7 +30,7 @@ export interface PlanOptions {
 export async function planCommand(opts: CommonOptions & PlanOptions): Promise<number> {
   if (!opts.base || !opts.head)
     throw new UsageError('plan needs --base REV and --head REV, e.g. flotilla plan --base main --head feature');
-  const format: PlanFormat = opts.format ?? (opts.output === 'json' ? 'json' : 'text');
+  const format: PlanFormat = opts.format ?? (opts.output === 'json' || opts.output === 'yaml' ? opts.output : 'text');
   const repo = await openRepo(opts.repo);
   const plan = await readPlan(repo, {
     base: opts.base,
@@ -40,6 +41,7 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
     ...(opts.limits ? { limits: opts.limits } : {}),
   });
   if (format === 'json') opts.out(renderPlanJson(plan));
+  else if (format === 'yaml') opts.out(renderPlanYaml(plan));
   else if (format === 'markdown') {
     opts.out(
       renderPlanMarkdown(plan, {

@@ -15,7 +15,12 @@ export interface PlanJson {
 }
 
 export function renderPlanJson(plan: Plan): string {
-  const body: PlanJson = {
+  return `${JSON.stringify(planJson(plan), null, 2)}\n`;
+}
+
+/** The contract's object, which `-o json` and `-o yaml` both print. */
+export function planJson(plan: Plan): PlanJson {
+  return {
     base: plan.base,
     head: plan.head,
     errors: plan.errors,
@@ -33,5 +38,4 @@ export function renderPlanJson(plan: Plan): string {
     replicas: plan.replicas,
     held: plan.prune.held,
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import { planCommand } from '../../src/commands/planCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
+import { flagProblem } from '../../src/commands/commandFlags.ts';
+import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import { commitAll, makeNginxRepo, scaledSample, writeWorkTree, type TempRepo } from './helpers/nginxRepo.ts';
 import { commonOptions } from './helpers/runCommand.ts';
 
@@ -32,6 +34,20 @@ test('plan JSON lists exactly the replica move and the changed manifest, and exi
     assert.equal(body.replicas, [{ ref: NGINX, cluster: 'member1', from: 1, to: 2 }]);
     assert.equal(body.clusters, { member1: { added: [], changed: [NGINX], removed: [], released: [] } });
     assert.equal(body.held, []);
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test('plan -o yaml is the JSON contract as YAML, with the same exit code', async () => {
+  assert.is(flagProblem('plan', ['base', 'head', 'output'], 'yaml'), undefined);
+  const { repo } = featureRepo();
+  try {
+    const json = commonOptions(repo.path);
+    const yaml = commonOptions(repo.path);
+    assert.is(await planCommand({ ...json, base: 'main', head: 'feature', format: 'json' }), 1);
+    assert.is(await planCommand({ ...yaml, base: 'main', head: 'feature', output: 'yaml' }), 1);
+    assert.equal(parseYamlValue(yaml.stdout()), JSON.parse(json.stdout()));
   } finally {
     repo.cleanup();
   }
