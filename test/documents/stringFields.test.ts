@@ -264,4 +264,26 @@ test("Karmada's own kinds are held to the same label, annotation and finalizer r
   }
 });
 
+test("a Secret's value YAML made a number or a list is refused at its line without being shown", () => {
+  const issues = validateStringFields({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'db', labels: { tier: 1 } },
+    data: { pin: 48151623 },
+    stringData: { token: ['s3cr3t'] },
+  });
+  assert.equal(
+    issues.map((i) => i.path),
+    [
+      ['metadata', 'labels', 'tier'],
+      ['data', 'pin'],
+      ['stringData', 'token'],
+    ],
+  );
+  const text = issues.map((i) => `${i.message} ${i.fix}`).join('\n');
+  assert.not.ok(text.includes('48151623') || text.includes('s3cr3t'), text);
+  assert.match(text, 'quote it: pin: "…"');
+  assert.match(text, 'quote it: tier: "1"', 'a label is no secret: its value is shown');
+});
+
 test.run();
