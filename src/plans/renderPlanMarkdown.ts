@@ -2,6 +2,7 @@ import { describePlanRef } from './describePlanRef.ts';
 import { escapeHtml } from './escapeHtml.ts';
 import { escapeMarkdown } from './escapeMarkdown.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
+import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import { RELEASED_NOTE } from './releasedNote.ts';
 import type { Plan } from './types.ts';
@@ -85,11 +86,11 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('**Why scheduling changed**', '');
     head.push(
       ...capped(
-        plan.scheduling.map((s) => {
+        groupSchedulingNotes(plan.scheduling).map(({ refs, note: s }) => {
           const per = s.clusters
             .map((c) => `${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} (${c.why})`)
             .join('; ');
-          return `- ${escapeMarkdown(describePlanRef(s.ref))}${s.policy ? ` via ${escapeMarkdown(s.policy)}` : ''}: ${escapeMarkdown(s.status)}, ${escapeMarkdown(s.message)}${per ? `. ${escapeMarkdown(per)}` : ''}`;
+          return `- ${escapeMarkdown(describeRefs(refs))}${s.policy ? ` via ${escapeMarkdown(s.policy)}` : ''}: ${escapeMarkdown(s.status)}, ${escapeMarkdown(s.message)}${per ? `. ${escapeMarkdown(per)}` : ''}`;
         }),
       ),
       '',

@@ -1,6 +1,7 @@
 import { formatProblem } from '../errors/problem.ts';
 import { describePlanRef } from './describePlanRef.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
+import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
 import { RELEASED_NOTE } from './releasedNote.ts';
@@ -60,8 +61,8 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
   }
   if (plan.scheduling.length) {
     lines.push('', 'Why scheduling changed:');
-    for (const s of plan.scheduling) {
-      lines.push(`  ${describePlanRef(s.ref)}${s.policy ? ` (${s.policy})` : ''}: ${s.status} — ${s.message}`);
+    for (const { refs, note: s } of groupSchedulingNotes(plan.scheduling)) {
+      lines.push(`  ${describeRefs(refs)}${s.policy ? ` (${s.policy})` : ''}: ${s.status} — ${s.message}`);
       for (const c of s.clusters)
         lines.push(`    ${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`);
     }

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { escapeMarkdown } from '../../src/plans/escapeMarkdown.ts';
 import { renderPlanMarkdown } from '../../src/plans/renderPlanMarkdown.ts';
+import { renderPlanText } from '../../src/plans/renderPlanText.ts';
 import type { Plan } from '../../src/plans/types.ts';
 
 function plan(over: Partial<Plan> = {}): Plan {
@@ -129,6 +130,28 @@ test('held deletions show the reason and how to allow them', () => {
   assert.match(md, 'Prune safety: ⛔ held.');
   assert.match(md, 'Deployment default/nginx');
   assert.match(md, 'Flotilla-Allow-Prune: &lt;reason&gt;');
+});
+
+test('templates moved for the same reason share one explanation in the comment and the text, naming the first few', () => {
+  const note = (name: string, why = 'labels do not match labelSelector') => ({
+    ref: `v1/ConfigMap/fleet/${name}`,
+    policy: 'PropagationPolicy fleet/fleet',
+    status: 'Scheduled',
+    message: 'scheduled to 1 cluster(s): m1=0',
+    clusters: [{ cluster: 'm2', outcome: 'filtered', why: `ClusterAffinity: ${why}` }],
+  });
+  const notes = [...Array.from({ length: 8 }, (_, i) => note(`cm${i}`)), note('odd', 'not in clusterNames')];
+  const p = plan({ scheduling: notes });
+  const md = renderPlanMarkdown(p);
+  assert.is(md.split('labels do not match labelSelector').length - 1, 1, md);
+  assert.match(
+    md,
+    'ConfigMap fleet/cm0, ConfigMap fleet/cm1, ConfigMap fleet/cm2, ConfigMap fleet/cm3, ConfigMap fleet/cm4 and 3 more \\(8 templates\\) via',
+  );
+  assert.match(md, '- ConfigMap fleet/odd via');
+  const text = renderPlanText(p);
+  assert.is(text.split('labels do not match labelSelector').length - 1, 1, text);
+  assert.match(text, 'ConfigMap fleet/cm4 and 3 more (8 templates) (PropagationPolicy fleet/fleet): Scheduled');
 });
 
 test.run();
