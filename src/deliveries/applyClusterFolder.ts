@@ -12,15 +12,9 @@ import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
 import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
-import { forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
-import {
-  DEFAULT_RETRY,
-  KubeUnreachableError,
-  sendRequest,
-  statusMessage,
-  statusReason,
-  type RetryPolicy,
-} from './sendRequest.ts';
+import { DiscoveryFailedError, forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
+import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
+import { responseErrorText } from './clientGoErrors.ts';
 import {
   CONFLICT_RESOLUTION_ANNOTATION,
   FIELD_MANAGER,
@@ -392,7 +386,10 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
     let live: Record<string, unknown> | undefined;
     if (current.status === 200) live = current.body as Record<string, unknown>;
     else if (current.status !== 404)
-      return failed(ref, path, `reading the live object failed: ${statusMessage(current)}`);
+      return withError(
+        failed(ref, path, `reading the live object failed: ${statusMessage(current)}`),
+        responseErrorText(current),
+      );
     const retained = retainMemberFields(ctx, ref, obj.manifest, live);
     if (typeof retained === 'string') return failed(ref, path, retained);
     const body = applyBody(retained);
@@ -445,10 +442,13 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
     );
     if (res.status === 409 && conditional && isStale(res)) {
       if (attempt < STALE_ATTEMPTS) return applyOne(ctx, obj, attempt + 1);
-      return failed(
-        ref,
-        path,
-        `the member changed it while it was applied, ${attempt} times in a row (an HPA scaling it?): ${statusMessage(res)}; the next pass tries again`,
+      return withError(
+        failed(
+          ref,
+          path,
+          `the member changed it while it was applied, ${attempt} times in a row (an HPA scaling it?): ${statusMessage(res)}; the next pass tries again`,
+        ),
+        responseErrorText(res),
       );
     }
     if (res.status === 409) {
@@ -458,10 +458,11 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
         action: 'conflict',
         live,
         message: `field conflict with another manager (apply without force under conflict-resolution abort): ${statusMessage(res)}`,
+        error: responseErrorText(res),
       };
     }
     if (res.status !== 200 && res.status !== 201)
-      return withError(failed(ref, path, `server-side apply failed: ${statusMessage(res)}`), statusReason(res));
+      return withError(failed(ref, path, `server-side apply failed: ${statusMessage(res)}`), responseErrorText(res));
     const created = !live || res.status === 201;
     const drift = !created && owned && sameSource(body, live);
     let after = res.body as Record<string, unknown>;
@@ -470,8 +471,8 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
     // apply it again. Karmada's object watcher replaces the object it updates: so is this one, once.
     if (!created && force && !isSubset(body, after)) {
       const replaced = await replaceObject(ctx, obj, url, after);
-      if (typeof replaced === 'string') return failed(ref, path, replaced);
-      after = replaced;
+      if ('message' in replaced) return withError(failed(ref, path, replaced.message), replaced.error);
+      after = replaced.live;
     }
     return {
       ref,
@@ -515,7 +516,8 @@ function retainMemberFields(
  * Karmada's update of a member object (objectwatcher.go Update): the manifest with the member's fields retained
  * (retainClusterFields, then the kind's Retain), written whole, conditional on the resourceVersion read; a member that
  * changed it meanwhile (its controllers write right after an apply) is read again, as Karmada retries on conflict.
- * Returns the object as the member then holds it, or why it could not be written.
+ * Returns the object as the member then holds it, or why it could not be written (with the member's refusal as
+ * client-go's error says it, which is all Karmada's Work says of a failed Update).
  */
 async function replaceObject(
   ctx: Ctx,
@@ -523,9 +525,9 @@ async function replaceObject(
   url: string,
   observed: Record<string, unknown>,
   attempt = 1,
-): Promise<Record<string, unknown> | string> {
+): Promise<{ live: Record<string, unknown> } | { message: string; error?: string }> {
   const desired = retainMemberFields(ctx, obj.ref, retainClusterFields(obj.manifest, observed), observed);
-  if (typeof desired === 'string') return desired;
+  if (typeof desired === 'string') return { message: desired };
   const body = applyBody(desired);
   const resourceVersion = (observed.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
   ctx.writes++;
@@ -540,13 +542,16 @@ async function replaceObject(
     },
     ctx.retry,
   );
-  if (res.status === 200) return res.body as Record<string, unknown>;
+  if (res.status === 200) return { live: res.body as Record<string, unknown> };
   if (res.status === 409 && isStale(res) && attempt < STALE_ATTEMPTS) {
     const current = await sendRequest(ctx.kube, { method: 'GET', path: url }, ctx.retry);
     if (current.status === 200)
       return replaceObject(ctx, obj, url, current.body as Record<string, unknown>, attempt + 1);
   }
-  return `applied, but it still holds fields other managers set beside Git's, and replacing it failed: ${statusMessage(res)}; the next pass tries again`;
+  return {
+    message: `applied, but it still holds fields other managers set beside Git's, and replacing it failed: ${statusMessage(res)}; the next pass tries again`,
+    error: responseErrorText(res),
+  };
 }
 
 /**
@@ -773,8 +778,12 @@ function unanswered(ref: ObjectRef, path: string | undefined, message: string): 
   return { ...failed(ref, path, message), unreachable: true };
 }
 
-/** The result of a request that threw: unanswered when the member did not answer, failed otherwise. */
+/**
+ * The result of a request that threw: unanswered when the member did not answer, failed otherwise (with the member's
+ * answer to discovery as client-go's error says it).
+ */
 function failure(ctx: Ctx, ref: ObjectRef, path: string | undefined, err: unknown): ApplyResult {
   const message = noteFailure(ctx, err);
-  return err instanceof KubeUnreachableError ? unanswered(ref, path, message) : failed(ref, path, message);
+  if (err instanceof KubeUnreachableError) return unanswered(ref, path, message);
+  return withError(failed(ref, path, message), err instanceof DiscoveryFailedError ? err.error : undefined);
 }

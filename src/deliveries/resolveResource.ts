@@ -1,5 +1,17 @@
 import type { ApiResource, KubeTarget } from './KubeTarget.ts';
 import { sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
+import { responseErrorText } from './clientGoErrors.ts';
+
+/** The member answered discovery with an error: `error` is its answer as client-go's error says it. */
+export class DiscoveryFailedError extends Error {
+  constructor(
+    message: string,
+    readonly error: string,
+  ) {
+    super(message);
+    this.name = 'DiscoveryFailedError';
+  }
+}
 
 /**
  * The resource (plural, namespaced) serving `kind` in `apiVersion`, from GET /api/v1 or /apis/<group>/<version>,
@@ -40,7 +52,11 @@ async function readResourceList(
   const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
   const res = await sendRequest(kube, { method: 'GET', path }, retry);
   if (res.status === 404) return null;
-  if (res.status !== 200) throw new Error(`discovery ${path} on ${kube.name} failed: ${statusMessage(res)}`);
+  if (res.status !== 200)
+    throw new DiscoveryFailedError(
+      `discovery ${path} on ${kube.name} failed: ${statusMessage(res)}`,
+      responseErrorText(res),
+    );
   const resources = ((res.body as { resources?: ApiResource[] }).resources ?? []).filter((r) => !r.name.includes('/'));
   return resources.map((r) => ({ name: r.name, kind: r.kind, namespaced: r.namespaced }));
 }

@@ -191,7 +191,79 @@ test("a refusal keeps the words Karmada's Applied condition quotes: the member's
     if (req.method === 'GET') return json(404, { message: 'not found' });
     return { status: 502, headers: {}, body: '<html>bad gateway</html>' };
   });
-  assert.is((await apply(proxy)).results[0]!.error, undefined, 'no Status, no words of the member to quote');
+  // No Status: client-go's sentence for the code, quoting a text body as Go's %q does.
+  assert.is(
+    (await apply(proxy)).results[0]!.error,
+    'an error on the server ("<html>bad gateway</html>") has prevented the request from succeeding',
+  );
+});
+
+// objectwatcher.go Update writes with PUT under retry.RetryOnConflict: once the retries are spent, the Work quotes the
+// member's Conflict Status as client-go's StatusError says it, with nothing of Karmada's own before it. A field-manager
+// conflict of an unforced apply is likewise the member's Status message.
+test("a replace or an apply the member keeps refusing records the member's words alone", async () => {
+  const modified =
+    'Operation cannot be fulfilled on configmaps "x": the object has been modified; please apply your changes to the latest version and try again';
+  const stale = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    reason: 'Conflict',
+    code: 409,
+    message: modified,
+  };
+  const live = { ...cm('x'), metadata: { ...cm('x').metadata, resourceVersion: '7' }, data: { k: 'old', e: 'theirs' } };
+  const kube = fakeKube('m', (req) => {
+    if (req.path === '/api/v1') return json(200, CORE);
+    if (req.method === 'GET') return json(200, live);
+    // The forced apply leaves what another manager set beside Git's: the object is to be replaced.
+    if (req.method === 'PATCH')
+      return json(200, { ...live, data: { k: 'v', e: 'theirs' }, spec: { items: ['a', 'b'] } });
+    return json(409, stale);
+  });
+  const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'd', name: 'x' };
+  const [replaced] = (
+    await applyClusterFolder({
+      cluster: 'm',
+      manifests: new Map([['p', { ...cm('x'), spec: { items: ['a'] } }]]),
+      kube,
+      inventory: [ref],
+      prune: true,
+      retry: NO_WAIT,
+    })
+  ).results;
+  assert.ok(
+    kube.log.some((r) => r.method === 'PUT'),
+    'replaced',
+  );
+  assert.is(replaced!.action, 'failed');
+  assert.is(replaced!.error, modified);
+  assert.match(replaced!.message, /^applied, but it still holds fields other managers set beside Git's/);
+
+  const conflictMessage = 'Apply failed with 1 conflict: conflict with "kubectl-edit" using v1: .data.k';
+  const conflicting = fakeKube('m', (req) => {
+    if (req.path === '/api/v1') return json(200, CORE);
+    if (req.method === 'GET') return json(200, live);
+    return json(409, {
+      ...stale,
+      message: conflictMessage,
+      details: {
+        causes: [{ type: 'FieldManagerConflict', message: 'conflict with "kubectl-edit"', field: '.data.k' }],
+      },
+    });
+  });
+  const [conflict] = (
+    await applyClusterFolder({
+      cluster: 'm',
+      manifests: new Map([['p', cm('x')]]),
+      kube: conflicting,
+      inventory: [],
+      prune: true,
+      retry: NO_WAIT,
+    })
+  ).results;
+  assert.is(conflict!.action, 'conflict');
+  assert.is(conflict!.error, conflictMessage);
 });
 
 test('prune deletes a labelled inventory object with a uid precondition; an unlabelled one is left', async () => {
