@@ -129,6 +129,7 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
     retry: opts.retry ?? DEFAULT_RETRY,
     writes: 0,
     unreachable: undefined,
+    notSent: undefined,
     owned: new Set(opts.inventory.map(identityKey)),
     pending: new Set((opts.pending ?? []).map(identityKey)),
     interpreters: opts.interpreters ?? BUILT_IN_INTERPRETERS,
@@ -222,7 +223,8 @@ export async function applyClusterFolder(opts: ApplyClusterOptions): Promise<Clu
   results.push(
     ...(await mapLimit(plan.rest, concurrency, (o) => {
       const blocked = notEstablished.get(o.ref.apiVersion);
-      if (blocked) return Promise.resolve(failed(o.ref, o.path, blocked));
+      // Once the member stopped answering, nothing was sent for the kinds a CRD serves either.
+      if (blocked && !ctx.unreachable) return Promise.resolve(failed(o.ref, o.path, blocked));
       return applyOne(ctx, o);
     })),
   );
@@ -359,6 +361,8 @@ interface Ctx {
   writes: number;
   /** Set once a request found nobody answering; later objects fail fast instead of each waiting out its retries. */
   unreachable: string | undefined;
+  /** What the status branch says of an object not sent for that: the failed request's error, then that it was not sent. */
+  notSent: string | undefined;
   /** Identity keys of the inventory: with the managed label, what Flotilla owns and repairs by force. */
   owned: ReadonlySet<string>;
   /** Identity keys of the pending entries: ours once the live object shows the label and Flotilla's field manager. */
@@ -371,7 +375,7 @@ const STALE_ATTEMPTS = 3;
 
 async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<ApplyResult> {
   const { ref, path } = obj;
-  if (ctx.unreachable) return unanswered(ref, path, ctx.unreachable);
+  if (ctx.unreachable) return notAttempted(ctx, ref, path);
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     if (!resource)
@@ -561,7 +565,7 @@ async function replaceObject(
 /** A suspended object: read for its status, nothing sent. */
 async function observeSuspended(ctx: Ctx, ref: ObjectRef, path: string): Promise<ApplyResult> {
   const message = 'dispatching suspended by its policy: nothing sent to the member';
-  if (ctx.unreachable) return unanswered(ref, path, ctx.unreachable);
+  if (ctx.unreachable) return notAttempted(ctx, ref, path);
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     if (!resource) return { ref, path, action: 'unchanged', message, suspended: true };
@@ -636,7 +640,7 @@ async function releaseOne(ctx: Ctx, ref: ObjectRef): Promise<string | undefined>
 }
 
 async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise<ApplyResult | null> {
-  if (ctx.unreachable) return { ...unanswered(ref, undefined, ctx.unreachable), prune: true };
+  if (ctx.unreachable) return { ...notAttempted(ctx, ref, undefined), prune: true };
   try {
     const resource = await resolveResource(ctx.kube, ref.apiVersion, ref.kind, ctx.retry);
     // The API is gone (CRD deleted): so is every object of it.
@@ -732,7 +736,12 @@ function servedVersions(crd: Record<string, unknown>): string[] {
 
 function noteFailure(ctx: Ctx, err: unknown): string {
   if (err instanceof KubeUnreachableError) {
-    ctx.unreachable ??= `${err.message}; the remaining objects were not attempted`;
+    if (ctx.unreachable === undefined) {
+      ctx.unreachable = `${err.message}; the remaining objects were not attempted`;
+      // The cause in Karmada's words, then Flotilla's own fact after it: this object's request was never sent.
+      if (err.error !== undefined)
+        ctx.notSent = `${err.error} (not sent: an earlier request to ${ctx.kube.name} failed so)`;
+    }
     return err.message;
   }
   return err instanceof Error ? err.message : String(err);
@@ -774,16 +783,21 @@ function notSynced(ref: ObjectRef, path: string, message: string): ApplyResult {
   return { ...failed(ref, path, message), unreachable: true };
 }
 
-function unanswered(ref: ObjectRef, path: string | undefined, message: string): ApplyResult {
-  return { ...failed(ref, path, message), unreachable: true };
+function unanswered(ref: ObjectRef, path: string | undefined, message: string, error?: string): ApplyResult {
+  return { ...withError(failed(ref, path, message), error), unreachable: true };
+}
+
+/** An object nothing was sent for, once the member stopped answering. */
+function notAttempted(ctx: Ctx, ref: ObjectRef, path: string | undefined): ApplyResult {
+  return unanswered(ref, path, ctx.unreachable!, ctx.notSent);
 }
 
 /**
- * The result of a request that threw: unanswered when the member did not answer, failed otherwise (with the member's
- * answer to discovery as client-go's error says it).
+ * The result of a request that threw: unanswered when the member did not answer (with client-go's error for the
+ * request that got no answer, where one was sent), failed otherwise.
  */
 function failure(ctx: Ctx, ref: ObjectRef, path: string | undefined, err: unknown): ApplyResult {
   const message = noteFailure(ctx, err);
-  if (err instanceof KubeUnreachableError) return unanswered(ref, path, message);
+  if (err instanceof KubeUnreachableError) return unanswered(ref, path, message, err.error);
   return withError(failed(ref, path, message), err instanceof DiscoveryFailedError ? err.error : undefined);
 }

@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { RequestOptions } from 'node:https';
 import { Agent, fetch } from 'undici';
 import type { ApiResource, KubeRequest, KubeResponse, KubeTarget } from './KubeTarget.ts';
+import { requestUrl } from './clientGoErrors.ts';
 
 export interface ConnectOptions {
   /** Context to use; the kubeconfig's current context when absent. */
@@ -72,8 +73,7 @@ export async function connectKubeTarget(kc: KubeConfig, opts: ConnectOptions = {
     discovery: new Map<string, Promise<ApiResource[] | null>>(),
     stats,
     async request(req: KubeRequest): Promise<KubeResponse> {
-      const url = new URL(server + req.path);
-      for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v);
+      const url = requestUrl(server, req);
       const headers: Record<string, string> = { Accept: 'application/json', ...(await authHeaders()) };
       if (req.contentType) headers['Content-Type'] = req.contentType;
       stats.requests++;

@@ -1,4 +1,5 @@
 import { NoClusterClientError, type KubeRequest, type KubeResponse, type KubeTarget } from './KubeTarget.ts';
+import { requestUrl, transportErrorText } from './clientGoErrors.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. Default 5. */
@@ -18,6 +19,8 @@ export class KubeUnreachableError extends Error {
     readonly cluster: string,
     readonly attempts: number,
     cause: unknown,
+    /** The last attempt's failure as client-go's error says it (Karmada's words); absent when nothing was sent. */
+    readonly error?: string,
   ) {
     super(
       cause instanceof NoClusterClientError
@@ -53,7 +56,7 @@ export async function sendRequest(
     }
     if (attempt >= policy.attempts) {
       if (res) return res;
-      throw new KubeUnreachableError(kube.name, attempt, lastError);
+      throw new KubeUnreachableError(kube.name, attempt, lastError, clientGoText(kube, req, lastError));
     }
     const retryAfter = Number(res?.headers['retry-after']);
     const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
@@ -94,6 +97,12 @@ export function statusMessage(res: KubeResponse): string {
 export function statusReason(res: KubeResponse): string | undefined {
   const body = res.body as { message?: unknown } | string | undefined;
   return body && typeof body === 'object' && typeof body.message === 'string' ? body.message : undefined;
+}
+
+/** Undefined for a target without a server URL (a scripted one): there is no URL to name. */
+function clientGoText(kube: KubeTarget, req: KubeRequest, err: unknown): string | undefined {
+  if (!URL.canParse(kube.server)) return undefined;
+  return transportErrorText(req.method, requestUrl(kube.server, req), err);
 }
 
 function defaultSleep(ms: number): Promise<void> {

@@ -210,12 +210,13 @@ export function buildStatusFiles(
         // Nothing reached the member: what it last reported stands, as a Work on a member Karmada cannot reach keeps
         // its Applied condition and manifest status. Without a report yet, the object is not applied there: on a
         // cluster not Ready, Karmada's execution controller never tried, so its Work has no Applied condition and
-        // the entry no message; on one still Ready, its apply failed on the connection, and says so.
+        // the entry no message; on one still Ready, its apply failed on the connection, and says so as Karmada's
+        // Work does: client-go's error for the request that got no answer.
         slot(res.ref).unanswered.set(r.cluster, {
           clusterName: r.cluster,
           applied: false,
           health: 'Unknown',
-          ...(r.delivery.notReady ? {} : { message: `${res.action}: ${res.message}` }),
+          ...(r.delivery.notReady ? {} : { message: res.error ?? `${res.action}: ${res.message}` }),
         });
         continue;
       }

@@ -1,14 +1,16 @@
 // Karmada's execution controller writes `Failed to apply all manifests (0/1): <err>` into a Work's Applied condition,
-// where err is what client-go's dynamic client returned: NewGenericServerResponse's sentence for an answer without a
-// Status. Each case here fails for real, on loopback.
+// where err is what client-go's dynamic client returned: Go's net/url Error (`Op "URL": net error`) when no answer
+// came, NewGenericServerResponse's sentence for an answer without a Status. Each case here fails for real, on loopback.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Server } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyClusterFolder } from '../../src/deliveries/applyClusterFolder.ts';
 import { goQuote, responseErrorText } from '../../src/deliveries/clientGoErrors.ts';
 import { connectKubeTarget } from '../../src/deliveries/connectKubeTarget.ts';
+import { issueCertificate } from '../../src/members/tls/issueCertificate.ts';
 
 const RETRY = { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 };
 const CORE = { kind: 'APIResourceList', resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }] };
@@ -73,6 +75,77 @@ async function applyTo(server: string, opts: { ca?: string; timeoutMs?: number }
     await kube.close();
   }
 }
+
+test('a closed port reads as Go dialing it: the request sent, connection refused; later objects say they were not sent', async () => {
+  const probe = createTcpServer();
+  const port = await listen(probe);
+  await closeServer(probe);
+  const [a, b] = await applyTo(`http://127.0.0.1:${port}`);
+  const refused = `Get "http://127.0.0.1:${port}/api/v1": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+  assert.is(a!.error, refused);
+  assert.ok(a!.unreachable);
+  assert.match(a!.message, /^cluster m did not answer after 2 attempts: ECONNREFUSED/, 'the log keeps the attempts');
+  assert.is(b!.error, `${refused} (not sent: an earlier request to m failed so)`);
+  assert.ok(b!.unreachable);
+});
+
+test('a member that resets the connection on the apply reads as Go reading a reset, with the PATCH and its URL', async () => {
+  const server = apiServer((req) => req.socket.resetAndDestroy());
+  const port = await listen(server);
+  try {
+    const [a] = await applyTo(`http://127.0.0.1:${port}`);
+    assert.is(
+      a!.error,
+      `Patch "http://127.0.0.1:${port}/api/v1/namespaces/d/configmaps/a?fieldManager=flotilla": read tcp 127.0.0.1:${port}: read: connection reset by peer`,
+    );
+  } finally {
+    await closeServer(server);
+  }
+});
+
+test('a member that closes the connection without answering reads as Go reading EOF', async () => {
+  const server = apiServer((req) => req.socket.end());
+  const port = await listen(server);
+  try {
+    const [a] = await applyTo(`http://127.0.0.1:${port}`);
+    assert.is(a!.error, `Patch "http://127.0.0.1:${port}/api/v1/namespaces/d/configmaps/a?fieldManager=flotilla": EOF`);
+  } finally {
+    await closeServer(server);
+  }
+});
+
+test('a member whose certificate another CA signed reads as Go failing to verify it: unknown authority', async () => {
+  const ca = issueCertificate({ commonName: 'member-ca', isCa: true });
+  const trusted = issueCertificate({ commonName: 'other-ca', isCa: true });
+  const serving = issueCertificate({
+    commonName: 'member',
+    isCa: false,
+    ipAddresses: ['127.0.0.1'],
+    issuer: { commonName: 'member-ca', privateKey: ca.privateKey, keyId: ca.keyId },
+  });
+  const server = createHttpsServer({ key: serving.keyPem, cert: serving.certPem }, (_req, res) => res.end('{}'));
+  const port = await listen(server);
+  try {
+    const [a] = await applyTo(`https://127.0.0.1:${port}`, { ca: trusted.certPem });
+    assert.is(
+      a!.error,
+      `Get "https://127.0.0.1:${port}/api/v1": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+    );
+  } finally {
+    await closeServer(server);
+  }
+});
+
+test('a member that never answers reads as client-go running out of its deadline', async () => {
+  const server = createHttpServer(() => undefined);
+  const port = await listen(server);
+  try {
+    const [a] = await applyTo(`http://127.0.0.1:${port}`, { timeoutMs: 50 });
+    assert.is(a!.error, `Get "http://127.0.0.1:${port}/api/v1": context deadline exceeded`);
+  } finally {
+    await closeServer(server);
+  }
+});
 
 test("a proxy's HTML 502 reads as client-go's sentence for a 5xx, quoting the page as Go's %q does", async () => {
   const page = '<html>\n<h1>502 Bad Gateway</h1>\n</html>\n';

@@ -136,12 +136,13 @@ test('a target that has reported nothing yet is listed not applied, Unknown, wit
     ['member1'],
   );
   assert.is(untargeted.conditions[0].status, 'True');
-  // member2 then found not answering: the line says why.
+  // member2 then found not answering: the line says why, as Karmada's Work does, in client-go's words for the request.
   const down = 'cluster member2 did not answer after 5 attempts: ECONNREFUSED';
+  const refused = 'Get "https://127.0.0.1:6443/apis/apps/v1": dial tcp 127.0.0.1:6443: connect: connection refused';
   const unanswered = fileOf(
     buildStatusFiles(
       existing,
-      [report('member2', [{ ref: deployment, action: 'failed', message: down, unreachable: true }])],
+      [report('member2', [{ ref: deployment, action: 'failed', message: down, error: refused, unreachable: true }])],
       now,
       undefined,
       undefined,
@@ -152,7 +153,7 @@ test('a target that has reported nothing yet is listed not applied, Unknown, wit
     clusterName: 'member2',
     applied: false,
     health: 'Unknown',
-    message: `failed: ${down}`,
+    message: refused,
   });
 });
 
