@@ -2,23 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { STATUS_BRANCH } from '../branches/status/branch.ts';
-import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
-import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { ConfigModel } from '../api/model.ts';
-import { statusBranchAutoscaled } from '../outputs/autoscaledTemplates.ts';
 import { watchLocalRefs, type RefWatcher } from '../passes/watchLocalRefs.ts';
-import { readPlan } from '../plans/readPlan.ts';
-import { renderPlanJson } from '../plans/renderPlanJson.ts';
 import type { TemplateExplanation } from '../works/renderTemplates.ts';
 import { readExplanations } from '../views/readExplanations.ts';
 import { readFleet, tooLargeToRead, type Fleet } from '../views/readFleet.ts';
 import { hasUiToken, isLoopbackHost, TOKEN_COOKIE } from './checkUiAccess.ts';
 import { contentSecurityPolicy } from './contentSecurityPolicy.ts';
-import { readAttention, validationItems, type AttentionView, type FailedAppliesCache } from './readAttention.ts';
+import { readAttention, type AttentionView, type FailedAppliesCache } from './readAttention.ts';
 import { clusterDiffTooLarge, CommitChangesCache, readChanges, readClusterDiff } from './readChanges.ts';
 import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
@@ -39,6 +34,7 @@ import { acceptsGzip } from './acceptsGzip.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { RevNotFoundError } from '../commits/RevNotFoundError.ts';
 import { loadUiAssets } from './uiAssets.ts';
+import { OffThreadJobs } from './runOffThread.ts';
 
 export interface DashboardOptions {
   /** The repository holding the three branches: a local repo, or the reconciler's mirror of a remote one. */
@@ -47,7 +43,7 @@ export interface DashboardOptions {
   sourceBranch?: string;
   /** Required from every request when set (bearer, cookie or ?token=); the caller decides when it must be. */
   token?: string;
-  /** Called with one entry per request that failed on the server's side. */
+  /** Called with one entry per request that failed on the server's side, and as each plan starts and ends. */
   log?: (entry: Record<string, unknown>) => void;
   now?: () => Date;
   /**
@@ -55,6 +51,8 @@ export interface DashboardOptions {
    * the same bounds, neither refused below them nor walked past them. Absent: the defaults.
    */
   limits?: RenderLimits;
+  /** Heap in MB a plan's (or the validation list's) render may use on its thread; default DEFAULT_JOB_MEMORY_MB. */
+  jobMemoryMb?: number;
 }
 
 /** The dashboard as a request handler, mounted at /ui/ by `flotilla run`, `flotilla up` and `flotilla ui`. */
@@ -135,7 +133,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         placements: Map<string, Promise<ObjectPlacement>>;
         objects: Map<string, Promise<ObjectTrace | null>>;
         /** `plan -o json` per resolved base and head sha: the heads (status, autoscaling) are the rest of its input. */
-        plans: Map<string, Promise<unknown>>;
+        plans: Map<string, Promise<JsonBytes>>;
       }
     | undefined;
   const headsKey = async () =>
@@ -173,9 +171,9 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
   // Read ahead: when the heads move (and at start) the fleet view's shared part is read before anyone asks, so a
   // page request right after a push answers from memory. A failure here is the next request's to report.
   const readAhead = () => void fleetClusters().catch(() => undefined);
-  // The whole-commit render behind the validation list (seconds at 10,000 templates) is kept while the source and
-  // rendered heads stay: the errors are the source commit's, and a status move alone (every Pull cluster's heartbeat,
-  // every few seconds) is not worth another render; a move that changes placement re-renders, which moves rendered.
+  // The whole-commit render behind a placement when no render can be continued from (seconds at 10,000 templates) is
+  // kept while the source and rendered heads stay: a status move alone (every Pull cluster's heartbeat, every few
+  // seconds) is not worth another render; a move that changes placement re-renders, which moves rendered.
   let whole: { key: string; explained: Promise<Explained> } | undefined;
   const explained = async (): Promise<Explained> => {
     const [source, rendered] = (await current()).key.split(' ');
@@ -208,17 +206,37 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     return { heads: headsOf(fleet), key, ...one };
   };
 
-  // A plan renders two whole revisions in this process, the reconciler's when `flotilla run` serves the page, and holds
-  // its event loop meanwhile: 11 s at 3,000 templates × 400 clusters with nothing else answered, and plans asked in a
-  // loop held it for good (eight at once kept a fleet page waiting 59 s). Taking turns, they have half of it at most.
+  // A plan renders two whole revisions (11 s of CPU at 3,000 templates × 400 clusters) and the validation list one: on
+  // the event loop they held /healthz, webhooks, syncs and applies for that long (the reconciler's, under flotilla
+  // run). Each runs on a thread of its own, its heap bounded; plans still take turns, so asked in a loop they have
+  // at most half of one core and one thread's memory.
+  const jobs = new OffThreadJobs(opts.jobMemoryMb);
   const planning = oneAtATime((seconds) =>
     Object.assign(
       new Error(
-        `plans render both revisions in full in the dashboard's process, and take turns with the rest of its work: ask again in ${seconds} s, or run flotilla plan --base BASE --head HEAD, which renders in a process of its own`,
+        `plans render both revisions in full beside the reconciler, and take turns: ask again in ${seconds} s, or run flotilla plan --base BASE --head HEAD, which renders in a process of its own`,
       ),
       { status: 503, retryAfter: seconds },
     ),
   );
+  // Validation errors are the source commit's, read against the rendered branch: kept while both heads stay.
+  let validation: { key: string; items: Promise<Buffer> } | undefined;
+  const validationItemsJson = (source: string, rendered: string): Promise<Buffer> => {
+    const key = `${source} ${rendered}`;
+    if (validation?.key !== key) {
+      const items = jobs.run({
+        kind: 'validation',
+        gitdir: repo.gitdir,
+        source,
+        renderedRef: refs.rendered,
+        now: now().toISOString(),
+        ...(opts.limits ? { limits: opts.limits } : {}),
+      });
+      validation = { key, items };
+      items.catch(() => validation?.items === items && (validation = undefined));
+    }
+    return validation.items;
+  };
 
   const commitChanges = new CommitChangesCache();
   const failedApplies: FailedAppliesCache = new Map();
@@ -320,14 +338,21 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       );
       return keptAnswer(c.plans, `${baseSha} ${headSha}`, MAX_CACHED_PLANS, () =>
         planning(async () => {
-          const plan = await readPlan(repo, {
-            base: baseSha,
-            head: headSha,
-            clusterStatus: await readObservedClusters(repo, DEFAULT_STATUS_REF),
-            autoscaled: await statusBranchAutoscaled(repo),
-            ...(opts.limits ? { limits: opts.limits } : {}),
-          });
-          return JSON.parse(renderPlanJson(plan));
+          const started = performance.now();
+          opts.log?.({ step: 'dashboard', plan: 'start', base: baseSha, head: headSha });
+          const json = await jobs
+            .run({
+              kind: 'plan',
+              gitdir: repo.gitdir,
+              base: baseSha,
+              head: headSha,
+              ...(opts.limits ? { limits: opts.limits } : {}),
+            })
+            .finally(() => {
+              const ms = Math.round(performance.now() - started);
+              opts.log?.({ step: 'dashboard', plan: 'end', base: baseSha, head: headSha, ms });
+            });
+          return new JsonBytes(json);
         }),
       );
     },
@@ -341,10 +366,18 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       }
       return c.attention;
     },
-    '/ui/api/validation': async () => ({
-      heads: headsOf(await (await current()).fleet),
-      items: validationItems((await explained()).problems),
-    }),
+    '/ui/api/validation': async () => {
+      const heads = headsOf(await (await current()).fleet);
+      const items = await validationItemsJson(heads.source, heads.rendered ?? '');
+      // The items as the thread wrote them, not parsed here and written again: {heads, items} as before.
+      return new JsonBytes(
+        Buffer.concat([
+          Buffer.from(`{"heads":${JSON.stringify(heads)},"items":`),
+          items.subarray(0, -1),
+          Buffer.from('}\n'),
+        ]),
+      );
+    },
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -476,6 +509,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       for (const s of streams) s.end();
       streams.clear();
       await Promise.all(watchers.map((w) => w.close()));
+      await jobs.close();
     },
   };
 }
@@ -519,13 +553,18 @@ function notFound(message: string): Error {
   return Object.assign(new Error(message), { status: 404 });
 }
 
+/** An answer already written as JSON (newline-terminated), sent as it is. */
+class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
 /**
  * Answers of a kilobyte and more go gzipped to a client that takes it: the fleet answer of 400 clusters is 1.8 MB, most
  * of it each cluster's API list (the same for every member), and 23 KB gzipped; the page asks again on every branch
  * move. Compressed off the event loop (zlib's thread pool).
  */
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = Buffer.from(`${JSON.stringify(body)}\n`);
+  const text = body instanceof JsonBytes ? body.bytes : Buffer.from(`${JSON.stringify(body)}\n`);
   const headers = {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
