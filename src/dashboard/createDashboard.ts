@@ -307,7 +307,12 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     '/ui/api/explain': async (url) => {
       const key = url.searchParams.get('key') ?? '';
       const c = await current();
-      return keptAnswer(c.placements, key, MAX_CACHED_PLACEMENTS, () => placementOne(c, key));
+      const placement = await keptAnswer(c.placements, key, MAX_CACHED_PLACEMENTS, () => placementOne(c, key));
+      // A template the source head no longer has but the rendered branch still holds is answered (its nulls say so);
+      // a key neither knows names nothing, as /ui/api/object says for it.
+      if (!placement.source && !placement.explanation && !(await c.fleet).rendered?.index.templates[key])
+        throw notFound(`no template ${key} at the head of ${sourceBranch} or on ${RENDERED_BRANCH}`);
+      return placement;
     },
     '/ui/api/changes': async (url) =>
       readChanges(

@@ -232,6 +232,19 @@ test('a plan of a revision that does not exist is answered 404 with the fix, and
   }
 });
 
+test('a placement of a key neither the source head nor the rendered branch knows is 404, as its object is', async () => {
+  for (const key of ['apps/v1/Deployment/default/no-such-app', 'nonsense', '']) {
+    const q = new URLSearchParams({ key });
+    const object = await fetch(`${served.url}/ui/api/object?${q}`, { headers: auth });
+    const explain = await fetch(`${served.url}/ui/api/explain?${q}`, { headers: auth });
+    assert.is(object.status, 404, key);
+    assert.is(explain.status, 404, key);
+    assert.match(((await explain.json()) as { error: string }).error, `no template ${key} at the head of main`);
+  }
+  const nginx = await fetch(`${served.url}/ui/api/explain?key=apps/v1/Deployment/default/nginx`, { headers: auth });
+  assert.is(nginx.status, 200);
+});
+
 test('without a token only loopback Host names are served, so a page elsewhere cannot read it through DNS rebinding', async () => {
   const open = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0 });
   try {
