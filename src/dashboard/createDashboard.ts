@@ -323,7 +323,8 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
     '/ui/api/diff': async (url) => {
       const commit = url.searchParams.get('commit') ?? '';
       const cluster = url.searchParams.get('cluster') ?? '';
-      if (!/^[0-9a-f]{40}$/.test(commit) || !cluster || cluster.includes('/'))
+      // A cluster is one folder under clusters/: `.` and `..` name none, and would read as an empty diff.
+      if (!/^[0-9a-f]{40}$/.test(commit) || !cluster || cluster.includes('/') || cluster === '.' || cluster === '..')
         throw badRequest('diff needs commit=<40-hex rendered commit>&cluster=<name>');
       await current();
       const diff = await readClusterDiff(repo, commit, cluster, sourceLimits).catch((err: unknown) => {

@@ -245,6 +245,16 @@ test('a placement of a key neither the source head nor the rendered branch knows
   assert.is(nginx.status, 200);
 });
 
+test("a cluster's diff names one folder under clusters/: `.`, `..` and a path are 400, as an empty name is", async () => {
+  const commit = repo.git(['rev-parse', 'flotilla/rendered']).trim();
+  for (const cluster of ['', '.', '..', 'member1/..', '../main']) {
+    const res = await fetch(`${served.url}/ui/api/diff?${new URLSearchParams({ commit, cluster })}`, { headers: auth });
+    assert.is(res.status, 400, cluster);
+    assert.match(((await res.json()) as { error: string }).error, 'cluster=<name>');
+  }
+  assert.is((await fetch(`${served.url}/ui/api/diff?commit=${commit}&cluster=member1`, { headers: auth })).status, 200);
+});
+
 test('without a token only loopback Host names are served, so a page elsewhere cannot read it through DNS rebinding', async () => {
   const open = await serveDashboard({ gitdir: repo.path, host: '127.0.0.1', port: 0 });
   try {
