@@ -29,6 +29,7 @@ import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
 import { builtinTypeOf } from '../api/builtinTypes.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
+import { validateBytesFields } from './schema/validateBytesFields.ts';
 import { validateMetadataRules, validateObjectMeta } from './schema/validateObjectMeta.ts';
 import { storedPolicy } from './storedPolicy.ts';
 import { checkObjectIdentity } from './checkObjectName.ts';
@@ -272,6 +273,7 @@ export function classifyDocuments(
                 ...validateKnownFields(obj),
                 ...validateWorkloadNumbers(obj),
                 ...validateStringFields(obj),
+                ...validateBytesFields(obj),
                 ...validateQuantities(obj),
               ]),
       ];

@@ -469,6 +469,33 @@ test('a label, an annotation or ConfigMap data that YAML made a number cannot be
   assert.is((await kubectl(['get', 'configmap', 'ports', 'labelled', '--ignore-not-found'])).stdout.trim(), '');
 });
 
+test("a Secret's data, a ConfigMap's binaryData or a webhook's caBundle that is not base64 cannot be decoded, as kube-apiserver answers", async () => {
+  const cases: [string, string][] = [
+    [
+      'apiVersion: v1\nkind: Secret\nmetadata: {name: plain, namespace: default}\ndata:\n  password: hunter2-not-base64!\n',
+      'Error from server (BadRequest): error when creating "STDIN": Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 7',
+    ],
+    [
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: blob, namespace: default}\nbinaryData:\n  blob: aGVsbG8\n',
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 4',
+    ],
+    [
+      'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: hook}\nwebhooks:\n- name: a.example.com\n  admissionReviewVersions: [v1]\n  sideEffects: None\n  clientConfig: {url: "https://a.example.com", caBundle: "not a bundle"}\n',
+      'ValidatingWebhookConfiguration in version "v1" cannot be handled as a ValidatingWebhookConfiguration: illegal base64 data at input byte 3',
+    ],
+  ];
+  for (const [manifest, message] of cases) {
+    const refused = await kubectl(['apply', '-f', '-'], manifest);
+    assert.is.not(refused.code, 0, manifest);
+    assert.match(refused.stderr, message, refused.stderr);
+  }
+  const encoded = await kubectl(
+    ['apply', '-f', '-'],
+    'apiVersion: v1\nkind: Secret\nmetadata: {name: encoded, namespace: default}\ndata:\n  password: aHVudGVyMg==\n',
+  );
+  assert.is(encoded.code, 0, encoded.stderr);
+});
+
 test('labels, annotation keys and finalizers the API server refuses are refused with its field errors, custom resources too', async () => {
   const refused = await kubectl(
     ['apply', '--server-side', '-f', '-'],
