@@ -5,6 +5,7 @@ import { groupReplicaMoves } from './groupReplicaMoves.ts';
 import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import { RELEASED_NOTE } from './releasedNote.ts';
+import { summarizePlan, summaryLine } from './summarizePlan.ts';
 import type { Plan } from './types.ts';
 
 export interface MarkdownOptions {
@@ -29,7 +30,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const maxChars = opts.maxChars ?? 60_000;
   const head: string[] = [`### Flotilla plan \`${plan.base.slice(0, 12)}\` → \`${plan.head.slice(0, 12)}\``, ''];
   const names = Object.keys(plan.clusters);
-  if (!planHasChanges(plan)) head.push('No change on any cluster.', '');
+  head.push(planHasChanges(plan) ? summaryLine(summarizePlan(plan)) : 'No change on any cluster.', '');
   const anyReleased = names.some((n) => plan.clusters[n]!.released.length > 0);
   if (names.length) {
     head.push(

@@ -5,12 +5,13 @@ import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
 import { RELEASED_NOTE } from './releasedNote.ts';
+import { summarizePlan, summaryLine } from './summarizePlan.ts';
 import type { Plan } from './types.ts';
 
 /** The plan for a terminal: kubectl-like table, then moves, reasons, problems, prune guard, and the diffs. */
 export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): string {
   const lines = [`Plan ${plan.base.slice(0, 12)} → ${plan.head.slice(0, 12)}`];
-  if (!planHasChanges(plan)) lines.push('No change on any cluster.');
+  lines.push(planHasChanges(plan) ? summaryLine(summarizePlan(plan)) : 'No change on any cluster.');
   const names = Object.keys(plan.clusters);
   const anyReleased = names.some((n) => plan.clusters[n]!.released.length > 0);
   if (names.length) {

@@ -115,7 +115,15 @@ test('plan: a feature branch setting the nginx weights to 2:1 and replicas to 3 
   assert.equal(plan.errors, []);
   // 3 by 2:1 is 2 + 1: only member1's count moves; member2 keeps 1 and its manifest does not change.
   assert.equal(plan.replicas, [{ ref: NGINX, cluster: 'member1', from: 1, to: 2 }]);
-  assert.equal(plan.clusters, { member1: { added: [], changed: [NGINX], removed: [], released: [] } });
+  assert.equal(plan.clusters, {
+    member1: {
+      added: [],
+      changed: [NGINX],
+      removed: [],
+      released: [],
+      summary: { add: 0, change: 1, remove: 0, release: 0 },
+    },
+  });
   assert.equal(plan.held, []);
 
   const md = await flotilla('plan', '--repo', '.', '--base', 'main', '--head', 'ada/weights', '-o', 'markdown');

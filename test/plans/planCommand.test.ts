@@ -26,13 +26,22 @@ test('plan JSON lists exactly the replica move and the changed manifest, and exi
     const code = await planCommand({ ...opts, base: 'main', head: 'feature', format: 'json' });
     assert.is(code, 1);
     const body = JSON.parse(opts.stdout());
-    assert.equal(Object.keys(body), ['base', 'head', 'errors', 'clusters', 'replicas', 'held']);
+    assert.equal(Object.keys(body), ['base', 'head', 'errors', 'clusters', 'replicas', 'held', 'summary']);
     assert.is(body.base, base);
     assert.is(body.head, head);
     assert.equal(body.errors, []);
     // 1:1 of 2 becomes 2:1 of 3: member1 gains one replica, member2 keeps its one.
     assert.equal(body.replicas, [{ ref: NGINX, cluster: 'member1', from: 1, to: 2 }]);
-    assert.equal(body.clusters, { member1: { added: [], changed: [NGINX], removed: [], released: [] } });
+    assert.equal(body.clusters, {
+      member1: {
+        added: [],
+        changed: [NGINX],
+        removed: [],
+        released: [],
+        summary: { add: 0, change: 1, remove: 0, release: 0 },
+      },
+    });
+    assert.equal(body.summary, { add: 0, change: 1, remove: 0, release: 0, clusters: 1 });
     assert.equal(body.held, []);
   } finally {
     repo.cleanup();
