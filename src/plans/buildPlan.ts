@@ -10,6 +10,9 @@ import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
 import { maskSecretValues } from './maskSecretValues.ts';
 import { memberText } from './memberText.ts';
 import { lookTwiceReasons } from './lookTwice.ts';
+import { appliedNameNeedle, overrideCauses, quietOverrides, type OverrideCause } from './overrideCauses.ts';
+import type { Located } from '../api/model.ts';
+import type { OverridePolicy } from '../api/policy.ts';
 import type { ClusterPlan, LookTwiceNote, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
 
 /** One side of the plan: a whole output tree, path → text, and the index that names its objects. */
@@ -21,6 +24,8 @@ export interface PlanSide {
   units?: ReadonlyMap<string, string>;
   /** For a template scoped units output: refKey → cluster → the unit whose variant that cluster gets. */
   clusterUnits?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** The side's OverridePolicies and ClusterOverridePolicies: what names the rules a change comes from. */
+  overridePolicies?: readonly Located<OverridePolicy>[];
 }
 
 export interface PlanInput {
@@ -50,6 +55,9 @@ export function buildPlan(input: PlanInput): Plan {
   const current = new Map<string, string[]>();
   const removals = new Map<string, string[]>();
   const released = new Map([...(head.released ?? [])].map(([cluster, refs]) => [cluster, new Set(refs)]));
+  const basePolicies = base.overridePolicies ?? [];
+  const headPolicies = head.overridePolicies ?? [];
+  const named = new Set<OverrideCause['policy']>();
   const paths = [...new Set([...base.files.keys(), ...head.files.keys()])]
     .filter((p) => p.startsWith('clusters/'))
     .sort();
@@ -71,7 +79,14 @@ export function buildPlan(input: PlanInput): Plan {
       continue;
     }
     const [oldShown, newShown] = maskSecretValues(oldText, newText);
-    const object: PlannedObject = { ref, path, diff: renderUnifiedDiff(oldShown, newShown, { path }) };
+    const overrides = overrideCauses(before, after, parseRefKey(ref).namespace, basePolicies, headPolicies);
+    for (const c of overrides) named.add(c.policy);
+    const object: PlannedObject = {
+      ref,
+      path,
+      diff: renderUnifiedDiff(oldShown, newShown, { path }),
+      ...(overrides.length > 0 ? { overrides } : {}),
+    };
     if (oldText === null) entry.added.push(object);
     else if (newText === null) {
       entry.removed.push(object);
@@ -87,6 +102,15 @@ export function buildPlan(input: PlanInput): Plan {
     ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed, ...c.released].map((o) => o.ref)),
   ]);
   const problems = [...head.problems].sort(compareProblems);
+  const quiet = quietOverrides(basePolicies, headPolicies, named, (kind, namespace, name) => {
+    const needle = appliedNameNeedle(name);
+    for (const [path, text] of head.files) {
+      if (!path.startsWith('clusters/') || !text.includes(needle)) continue;
+      // An OverridePolicy applies in its own namespace only: a namesake elsewhere is another policy.
+      if (kind === 'ClusterOverridePolicy' || path.split('/')[2] === namespace) return true;
+    }
+    return false;
+  });
   // ref → source → the clusters of the change it explains (per cluster for scoped units' variants).
   const sources = new Map<string, Map<string, { clusters: string[]; scoped: boolean }>>();
   for (const [name, c] of Object.entries(clusters))
@@ -125,6 +149,7 @@ export function buildPlan(input: PlanInput): Plan {
       allowReason: head.trailers[ALLOW_PRUNE_TRAILER],
       ...(input.pruneThreshold !== undefined ? { threshold: input.pruneThreshold } : {}),
     }),
+    ...(quiet.length > 0 ? { quietOverrides: quiet } : {}),
     ...(sources.size > 0
       ? {
           sources: [...sources]

@@ -89,6 +89,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
       index: base.index,
       units: unitsOf(base.model),
       clusterUnits: clusterUnitsOf(base.model),
+      overridePolicies: base.model.overridePolicies,
     },
     head: {
       sha: head.sha,
@@ -96,6 +97,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
       index: head.index,
       units: unitsOf(head.model),
       clusterUnits: clusterUnitsOf(head.model),
+      overridePolicies: head.model.overridePolicies,
       problems: [...head.model.problems, ...head.output.problems.map((p) => atBaseLine(p, base.model)), ...takeovers],
       explanations: head.output.explanations,
       released: head.output.released,

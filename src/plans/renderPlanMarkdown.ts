@@ -1,6 +1,7 @@
 import { describePlanRef } from './describePlanRef.ts';
 import { escapeHtml } from './escapeHtml.ts';
 import { escapeMarkdown } from './escapeMarkdown.ts';
+import { groupOverrideCauses } from './groupOverrideCauses.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
 import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
@@ -53,6 +54,32 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
         plan.sources.map(
           (s) =>
             `- ${escapeMarkdown(describePlanRef(s.ref))}${s.clusters ? ` on ${escapeMarkdown(s.clusters.join(', '))}` : ''}: ${escapeMarkdown(s.source)}`,
+        ),
+      ),
+      '',
+    );
+  }
+  const overridden = groupOverrideCauses(plan);
+  if (overridden.length) {
+    head.push(
+      '**Why objects changed** (override rules that differ)',
+      '',
+      ...capped(
+        overridden.map(
+          (g) =>
+            `- ${escapeMarkdown(describePlanRef(g.ref))} on ${escapeMarkdown(g.clusters.join(', '))}: ${escapeMarkdown(g.causes)}`,
+        ),
+      ),
+      '',
+    );
+  }
+  if (plan.quietOverrides?.length) {
+    head.push(
+      '**Override policies that change nothing**',
+      '',
+      ...capped(
+        plan.quietOverrides.map(
+          (q) => `- ⚠️ ${escapeMarkdown(q.policy)} (${escapeMarkdown(q.source)}): ${escapeMarkdown(q.message)}`,
         ),
       ),
       '',

@@ -1,5 +1,6 @@
 import { formatProblem } from '../errors/problem.ts';
 import { describePlanRef } from './describePlanRef.ts';
+import { groupOverrideCauses } from './groupOverrideCauses.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
 import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
@@ -50,6 +51,15 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
     lines.push('', 'Sources:');
     for (const s of plan.sources)
       lines.push(`  ${describePlanRef(s.ref)}${s.clusters ? ` on ${s.clusters.join(', ')}` : ''}: ${s.source}`);
+  }
+  const overridden = groupOverrideCauses(plan);
+  if (overridden.length) {
+    lines.push('', 'Why objects changed (override rules that differ):');
+    for (const g of overridden) lines.push(`  ${describePlanRef(g.ref)} on ${g.clusters.join(', ')}: ${g.causes}`);
+  }
+  if (plan.quietOverrides?.length) {
+    lines.push('', 'Override policies that change nothing:');
+    for (const q of plan.quietOverrides) lines.push(`  ${q.policy} (${q.source}): ${q.message}`);
   }
   if (plan.lookTwice.length) {
     lines.push('', 'Look twice:');

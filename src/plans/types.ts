@@ -1,6 +1,7 @@
 // The plan of a change (base commit -> head commit), as every formatter and the JSON contract read it.
 import type { Problem } from '../errors/problem.ts';
 import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
+import type { OverrideCause, QuietOverride } from './overrideCauses.ts';
 
 /** One object of one cluster: its ref (`<apiVersion>/<kind>/<namespace>/<name>`), output path and diff. */
 export interface PlannedObject {
@@ -11,6 +12,8 @@ export interface PlannedObject {
    * values are masked as kubectl diff masks them (`***`, `*** (before)`, `*** (after)`).
    */
   diff: string;
+  /** The override rules whose effect on this object here differs between base and head (the Work's applied-overrides). */
+  overrides?: OverrideCause[];
 }
 
 export interface ClusterPlan {
@@ -60,6 +63,8 @@ export interface Plan {
   /** Added or changed objects to look at twice: cluster-wide RBAC, kube-* namespaces, overwrite, Secrets. */
   lookTwice: LookTwiceNote[];
   prune: PruneVerdict;
+  /** OverridePolicies and ClusterOverridePolicies the change adds or edits that change nothing a member gets. */
+  quietOverrides?: QuietOverride[];
   /** Objects of the change that a Helm chart or Kustomize folder output, with the unit (release, value files) named. */
   sources?: {
     ref: string;

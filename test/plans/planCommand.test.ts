@@ -120,6 +120,53 @@ test("a plan shows what members get: the Work's applied-overrides annotations ar
   }
 });
 
+test('a change an override causes names the policy and rule, with file:line; a policy that overrides nothing says so', async () => {
+  const { repo } = makeNginxRepo();
+  const op = (name: string, selector: string, rules: string) =>
+    `apiVersion: policy.karmada.io/v1alpha1\nkind: OverridePolicy\nmetadata:\n  name: ${name}\n  namespace: default\nspec:\n  resourceSelectors:\n    - apiVersion: apps/v1\n      kind: Deployment\n${selector}  overrideRules:\n${rules}`;
+  const tag = (t: string) =>
+    `    - overriders:\n        imageOverrider:\n          - component: Tag\n            operator: replace\n            value: "${t}"\n`;
+  const labels =
+    '    - overriders:\n        labelsOverrider:\n          - operator: add\n            value: {tier: web}\n';
+  try {
+    writeWorkTree(repo, { 'policies/overridepolicy.yaml': op('nginx-op', '', tag('1.27')) });
+    commitAll(repo, 'Tag 1.27');
+    repo.git(['checkout', '-q', '-b', 'feature']);
+    writeWorkTree(repo, {
+      'policies/overridepolicy.yaml': op('nginx-op', '', tag('1.28') + labels),
+      'policies/typo.yaml': op('typo-op', '      name: ngnix\n', tag('9.9')),
+    });
+    commitAll(repo, 'Tag 1.28, a label, and a policy selecting a name no template has');
+    const text = commonOptions(repo.path);
+    assert.is(await planCommand({ ...text, base: 'main', head: 'feature' }), 1);
+    const out = text.stdout();
+    assert.match(
+      out,
+      'Deployment default/nginx on member1, member2: OverridePolicy default/nginx-op rule 0 (policies/overridepolicy.yaml:1) changed; OverridePolicy default/nginx-op rule 1 (policies/overridepolicy.yaml:1) now applies',
+    );
+    assert.match(out, 'OverridePolicy default/typo-op (policies/typo.yaml:1): added, but it overrides nothing');
+    const md = commonOptions(repo.path);
+    await planCommand({ ...md, base: 'main', head: 'feature', format: 'markdown' });
+    assert.match(
+      md.stdout(),
+      'OverridePolicy default/nginx-op rule 1 \\(policies/overridepolicy.yaml:1\\) now applies',
+    );
+    // Only the typo policy in the change: nothing changes, the exit code says so, and the plan says why.
+    repo.git(['checkout', '-q', '-b', 'only-typo', 'main']);
+    writeWorkTree(repo, { 'policies/typo.yaml': op('typo-op', '      name: ngnix\n', tag('9.9')) });
+    commitAll(repo, 'A policy selecting nothing');
+    const quiet = commonOptions(repo.path);
+    assert.is(await planCommand({ ...quiet, base: 'main', head: 'only-typo' }), 0);
+    assert.match(quiet.stdout(), 'No change on any cluster.');
+    assert.match(
+      quiet.stdout(),
+      'OverridePolicy default/typo-op (policies/typo.yaml:1): added, but it overrides nothing',
+    );
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test('plan text names the move per workload', async () => {
   const { repo } = featureRepo();
   try {
