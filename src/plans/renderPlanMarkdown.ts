@@ -7,7 +7,7 @@ import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import { RELEASED_NOTE } from './releasedNote.ts';
 import { summarizePlan, summaryLine } from './summarizePlan.ts';
-import type { Plan } from './types.ts';
+import type { Plan, PlannedObject } from './types.ts';
 
 export interface MarkdownOptions {
   /** Upper bound on the comment length; GitHub refuses comments over 65,536 characters. Default 60,000. */
@@ -143,28 +143,27 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   let cut = 0;
   const cutClusters = new Set<string>();
   if (text.length > budget) {
-    text = `${text.slice(0, budget)}\n\n`; // only with thousands of problems; the notice below says so
+    // Only with thousands of problems; the notice below says so. Whole lines are kept: a cut one could open a code
+    // span or an entity that the rest of the comment would then read inside.
+    text = `${text.slice(0, text.lastIndexOf('\n', budget) + 1)}\n`;
     cut = -1;
   }
-  for (const n of names) {
+  for (const section of sharedSections(plan)) {
     if (cut < 0) break;
-    const c = plan.clusters[n]!;
-    const objects = [...c.added, ...c.changed, ...c.removed];
-    const summary = `${n}: ${[c.added.length && `${c.added.length} added`, c.changed.length && `${c.changed.length} changed`, c.removed.length && `${c.removed.length} removed`, c.released.length && `${c.released.length} released`].filter(Boolean).join(', ')}`;
-    const open = `<details><summary>${escapeHtml(summary)}</summary>\n\n`;
+    const open = `<details><summary>${escapeHtml(section.summary)}</summary>\n\n`;
     const close = '</details>\n\n';
-    let section = '';
-    for (const o of [...objects, ...c.released]) {
+    let shown = '';
+    for (const { object: o, released } of section.objects) {
       const fence = fenceFor(o.diff);
-      const block = c.released.includes(o)
+      const block = released
         ? `${escapeMarkdown(describePlanRef(o.ref))}: ${escapeMarkdown(RELEASED_NOTE)}\n\n`
         : `${escapeMarkdown(describePlanRef(o.ref))}\n\n${fence}diff\n${o.diff}${fence}\n\n`;
-      if (text.length + open.length + section.length + block.length + close.length > budget) {
-        cut++;
-        cutClusters.add(n);
-      } else section += block;
+      if (text.length + open.length + shown.length + block.length + close.length > budget) {
+        cut += section.clusters.length;
+        for (const n of section.clusters) cutClusters.add(n);
+      } else shown += block;
     }
-    if (section) text += open + section + close;
+    if (shown) text += open + shown + close;
   }
   if (cut !== 0) {
     const what =
@@ -175,6 +174,51 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   }
   return text;
 }
+
+interface SharedSection {
+  clusters: string[];
+  summary: string;
+  objects: { object: PlannedObject; released: boolean }[];
+}
+
+/**
+ * The per-cluster changes with each identical one once: an object whose diff (its `---`/`+++` paths aside, which name
+ * the cluster) is the same on several clusters goes to the section of exactly those clusters, so a change rolled out
+ * to many members costs the comment one diff. Sections come in the order of their first cluster.
+ */
+function sharedSections(plan: Plan): SharedSection[] {
+  const changes = new Map<string, { object: PlannedObject; mark: Mark; clusters: string[] }>();
+  for (const [n, c] of Object.entries(plan.clusters))
+    for (const [mark, list] of [
+      ['added', c.added],
+      ['changed', c.changed],
+      ['removed', c.removed],
+      ['released', c.released],
+    ] as const)
+      for (const o of list) {
+        const key = `${mark}\n${o.ref}\n${o.diff.split('\n').slice(2).join('\n')}`;
+        const change = changes.get(key) ?? { object: o, mark, clusters: [] };
+        changes.set(key, change);
+        change.clusters.push(n);
+      }
+  const sections = new Map<string, { clusters: string[]; byMark: Record<Mark, PlannedObject[]> }>();
+  for (const { object, mark, clusters } of changes.values()) {
+    const key = clusters.join('\n');
+    const section = sections.get(key) ?? { clusters, byMark: { added: [], changed: [], removed: [], released: [] } };
+    sections.set(key, section);
+    section.byMark[mark].push(object);
+  }
+  return [...sections.values()].map(({ clusters, byMark }) => ({
+    clusters,
+    summary: `${clusters.join(', ')}: ${MARKS.filter((m) => byMark[m].length)
+      .map((m) => `${byMark[m].length} ${m}`)
+      .join(', ')}`,
+    objects: MARKS.flatMap((m) => byMark[m].map((object) => ({ object, released: m === 'released' }))),
+  }));
+}
+
+const MARKS = ['added', 'changed', 'removed', 'released'] as const;
+type Mark = (typeof MARKS)[number];
 
 function capped(items: string[]): string[] {
   if (items.length <= MAX_ITEMS) return items;

@@ -110,6 +110,48 @@ test('past the size cap whole diffs are dropped and the comment says what was cu
   assert.is(md.split('<details>').length, md.split('</details>').length);
 });
 
+test('the same change on several clusters is shown once, under the list of those clusters', () => {
+  const cm = (cluster: string, value: string) => ({
+    ref: 'v1/ConfigMap/default/x',
+    path: `clusters/${cluster}/default/configmap_x.yaml`,
+    diff: `--- a/clusters/${cluster}/default/configmap_x.yaml\n+++ b/clusters/${cluster}/default/configmap_x.yaml\n@@ -1 +1 @@\n-a: 1\n+a: ${value}\n`,
+  });
+  const on = (cluster: string, value: string) => ({
+    added: [],
+    changed: [cm(cluster, value)],
+    removed: [],
+    released: [],
+  });
+  const md = renderPlanMarkdown(plan({ clusters: { m1: on('m1', '2'), m2: on('m2', '3'), m3: on('m3', '2') } }));
+  assert.match(md, '<details><summary>m1, m3: 1 changed</summary>');
+  assert.match(md, '<details><summary>m2: 1 changed</summary>');
+  assert.is(md.split('+a: 2').length - 1, 1);
+  assert.is(md.split('+a: 3').length - 1, 1);
+  assert.ok(md.indexOf('m1, m3: 1 changed') < md.indexOf('m2: 1 changed'));
+  // The table still counts every cluster's own change.
+  assert.match(md, '| m3 | 0 | 1 | 0 |');
+});
+
+test('a comment cut for size keeps whole lines, even when the head alone is over the cap', () => {
+  const errors = Array.from({ length: 40 }, (_, i) => ({
+    file: `f${i}.yaml`,
+    line: 1,
+    column: 1,
+    code: 'INVALID_VALUE' as const,
+    severity: 'error' as const,
+    message: `\`code ${'x'.repeat(700)}\` &amp; <b>`,
+    fix: 'y'.repeat(300),
+  }));
+  const full = renderPlanMarkdown(plan({ errors }), { maxChars: 1_000_000 });
+  const md = renderPlanMarkdown(plan({ errors }), { maxChars: 10_000 });
+  assert.ok(md.length <= 10_000, `length ${md.length}`);
+  const whole = new Set(full.split('\n'));
+  const lines = md.split('\n');
+  const notice = lines.findIndex((l) => l.startsWith('> ✂️ The problem list was cut'));
+  assert.ok(notice > 0);
+  for (const l of lines.slice(0, notice)) assert.ok(whole.has(l), `a line cut in half: ${l.slice(-40)}`);
+});
+
 test('held deletions show the reason and how to allow them', () => {
   const md = renderPlanMarkdown(
     plan({
