@@ -83,7 +83,11 @@ export function fieldPathText(path: readonly (string | number)[]): string {
 }
 
 /** kube-apiserver's 400 for a body with unknown fields under strict field validation. */
-export function strictDecodingError(kind: string, version: string, unknown: readonly UnknownField[]): string {
+export function strictDecodingError(
+  kind: string,
+  version: string,
+  unknown: readonly Pick<UnknownField, 'path'>[],
+): string {
   const fields = unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`).join(', ');
   return `${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${fields}`;
 }

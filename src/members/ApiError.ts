@@ -145,6 +145,7 @@ export interface FieldError {
     | 'FieldValueRequired'
     | 'FieldValueInvalid'
     | 'FieldValueTooLong'
+    | 'FieldValueTooMany'
     | 'FieldValueDuplicate'
     | 'FieldValueNotFound';
   field: string;

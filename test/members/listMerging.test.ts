@@ -169,7 +169,8 @@ test("a custom resource's lists merge as its CRD's schema says: map lists by the
   const merged = await json(['get', 'gadget/g']);
   assert.equal(merged.spec.ports, [
     { port: 53, protocol: 'UDP', name: 'dns' },
-    { port: 53, name: 'dns-tcp' },
+    // The schema's default, which the API server stores.
+    { port: 53, name: 'dns-tcp', protocol: 'TCP' },
   ]);
   const conflict = await kubectl(
     ['apply', '--server-side', '--field-manager=bob', '-f', '-'],

@@ -1,6 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fieldsOfType } from '../../api/builtinTypes.ts';
-import { fieldShape, itemKey, type ListShape, listShape, type ValueShape } from '../../api/listSemantics.ts';
+import {
+  fieldShape,
+  itemKey,
+  type ListShape,
+  listShape,
+  type StructuralSchema,
+  type ValueShape,
+} from '../../api/listSemantics.ts';
 import { ApiError } from '../ApiError.ts';
 import { isPlainObject } from '../patches/plainObject.ts';
 import type { KubeObject } from '../types.ts';
@@ -44,7 +51,7 @@ export function typedPatchFailure(applied: KubeObject, errors: readonly TypedPat
 
 function walkMap(value: unknown, shape: ValueShape, path: string, errors: TypedPatchError[]): void {
   if (!isPlainObject(value)) return;
-  const declared = shape?.of === 'type' ? fieldsOfType(shape.type) : undefined;
+  const declared = declaredFields(shape);
   for (const [key, child] of Object.entries(value)) {
     const at = `${path}.${key}`;
     if (declared && !declared.has(key)) {
@@ -56,6 +63,24 @@ function walkMap(value: unknown, shape: ValueShape, path: string, errors: TypedP
     else walkMap(child, fieldShape(shape, key), at, errors);
   }
 }
+
+/**
+ * The fields a map of this shape may hold, or undefined when it may hold any: a built-in type's, or a custom resource
+ * schema node's properties (with apiVersion, kind and metadata at the root and in an embedded resource) unless it
+ * preserves unknown fields or takes additional properties.
+ */
+function declaredFields(shape: ValueShape): { has(field: string): boolean } | undefined {
+  if (shape?.of === 'type') return fieldsOfType(shape.type);
+  if (shape?.of !== 'schema') return undefined;
+  const node = shape.schema as StructuralSchema & Record<string, unknown>;
+  const open = node.additionalProperties !== undefined && node.additionalProperties !== false;
+  if (!node.properties || open || node['x-kubernetes-preserve-unknown-fields'] === true) return undefined;
+  const properties = node.properties;
+  const resource = shape.root === true || node['x-kubernetes-embedded-resource'] === true;
+  return { has: (field) => Object.hasOwn(properties, field) || (resource && TYPE_AND_OBJECT_META.has(field)) };
+}
+
+const TYPE_AND_OBJECT_META = new Set(['apiVersion', 'kind', 'metadata']);
 
 function walkList(items: unknown[], list: ListShape, path: string, errors: TypedPatchError[]): void {
   const rule = list.apply;

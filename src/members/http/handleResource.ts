@@ -32,12 +32,21 @@ import {
   NODE_PORTS,
 } from '../resources/serviceAllocation.ts';
 import { validateConfigData } from '../resources/validateConfigData.ts';
+import {
+  customResourceErrors,
+  customResourceSchema,
+  customResourceStatusErrors,
+  decodeCustomResource,
+  defaultInPlace,
+  readStored,
+} from '../resources/customResourceSchema.ts';
 import { nameInvalidReasons } from '../resources/validateObjectName.ts';
 import { invalidValue } from '../resources/fieldErrors.ts';
 import { stringFieldsDecodeError } from '../resources/decodeStringFields.ts';
 import { decodeMicroTimes } from '../resources/microTimeFields.ts';
 import { goFormatValue, strictErrorsInOrder, validateFieldNames } from '../resources/unknownFieldValidation.ts';
 import { objectShape, type ValueShape } from '../../api/listSemantics.ts';
+import { storedJsonText } from '../../patches/patchJsonText.ts';
 import { dropEmptyFields, dropNullFields } from '../../api/unknownFields.ts';
 import { objectAndTemplateMetaViolations, objectMetaViolations } from '../../labels/objectMetaRules.ts';
 import { validateWorkloadAndAccess } from '../resources/validateWorkloadAndAccess.ts';
@@ -242,7 +251,7 @@ function selectorFilter(
 }
 
 function withVersion(object: KubeObject, rt: ResourceType): KubeObject {
-  return { ...servedAs(object, rt), apiVersion: groupVersionOf(rt), kind: rt.kind };
+  return { ...servedAs(readStored(rt, object), rt), apiVersion: groupVersionOf(rt), kind: rt.kind };
 }
 
 /** The row objects are stored under: autoscaling/v1 HPAs are stored as v2 (hpaVersions.ts). */
@@ -264,7 +273,7 @@ function toStorage(rt: ResourceType, object: KubeObject, stored?: KubeObject): K
 function requireObject(ctx: ServerContext, path: ApiPath): KubeObject {
   const object = ctx.store.get(resourceKeyOf(path.rt), path.rt.namespaced ? path.namespace : undefined, path.name!);
   if (!object) throw notFound(path.rt.group, path.rt.plural, path.name!);
-  return object;
+  return readStored(path.rt, object);
 }
 
 function timestamp(ctx: ServerContext): string {
@@ -353,10 +362,18 @@ function checkFieldNames(
   options: WriteOptions,
   how?: Parameters<typeof validateFieldNames>[4],
 ): void {
-  if (rt.crd) return;
-  const warnings = validateFieldNames(groupVersionOf(rt), rt.kind, body, options.fieldValidation, how);
+  const schema = customResourceSchema(rt);
+  // A patch's strict error quotes the patched object as it was before the decoder pruned it.
+  const patch = schema && how?.patch ? { invalidValue: storedJsonText(body), ...how.patch } : how?.patch;
+  // A custom resource's decoder prunes what its schema lacks whatever fieldValidation says, then defaults it.
+  const pruned = schema && decodeCustomResource(body, schema);
+  const warnings = validateFieldNames(groupVersionOf(rt), rt.kind, body, options.fieldValidation, {
+    ...how,
+    ...(patch ? { patch } : {}),
+    ...(pruned ? { pruned: pruned.map((path) => ({ path })) } : {}),
+  });
   // A field set to null decodes to Go's zero value, which is not written back: never stored, never returned.
-  dropNullFields(body, groupVersionOf(rt), rt.kind);
+  if (!schema) dropNullFields(body, groupVersionOf(rt), rt.kind);
   if (warnings.length > 0)
     res.setHeader(
       'Warning',
@@ -378,8 +395,10 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
       throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ${badTime}`);
   }
   const meta = metadataErrors(rt, object);
-  if (rt.crd) {
-    if (meta.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', meta);
+  const schema = customResourceSchema(rt);
+  if (schema) {
+    const errors = [...meta, ...customResourceErrors(object, schema)];
+    if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
     return;
   }
   const errors = [
@@ -389,6 +408,19 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
     ...(rt.group === 'coordination.k8s.io' && rt.kind === 'Lease' ? leaseSpecErrors(object.spec) : []),
     ...validateImmutableFields(rt.group, rt.kind, object, previous),
   ];
+  if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
+}
+
+/** The object an update of the main resource stores: the strategy keeps the stored status. */
+function withStatusOf(next: KubeObject, current: KubeObject): KubeObject {
+  const { status: _, ...rest } = next;
+  return current.status === undefined ? rest : { ...rest, status: current.status };
+}
+
+/** The status strategy's validation of a custom resource: its status against the schema's, its spec not read. */
+function validateStatus(rt: ResourceType, object: KubeObject): void {
+  const schema = customResourceSchema(rt);
+  const errors = schema ? customResourceStatusErrors(object, schema) : [];
   if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
 }
 
@@ -684,7 +716,7 @@ async function replaceObject(
   checkFieldNames(res, rt, body, options, read.json ? { scan: read.json } : undefined);
   const namespace = namespaceFor(rt, path, body);
   checkNameMatchesUrl(body, path);
-  const current = ctx.store.get(resourceKeyOf(rt), namespace, path.name!);
+  const current = readStored(rt, ctx.store.get(resourceKeyOf(rt), namespace, path.name!));
   // An update's uid is the registry's precondition (defaultUpdatedObjectInfo.Preconditions): a PUT of an object
   // deleted and made again under the same name is refused, not applied to the newcomer; nor is one of an object
   // deleted since it was read made again by a PUT.
@@ -732,8 +764,8 @@ function writeUpdate(
   const subresource = path.subresource === 'status' || path.subresource === 'finalize' ? path.subresource : undefined;
   if (scope !== 'status') {
     defaultAndAllocate(ctx, rt, next, current);
-    validate(rt, next, current);
-  }
+    validate(rt, scope === 'main' ? withStatusOf(next, current) : next, current);
+  } else validateStatus(rt, next);
   dropOmittedFields(ctx, rt, next);
   const tracked: KubeObject =
     scope === 'status'
@@ -906,9 +938,11 @@ async function applyObject(
   checkTypeMeta(applied, rt);
   const typedErrors = typedPatchErrors(applied, objectShape(groupVersionOf(rt), rt.kind, rt.schema));
   if (typedErrors.length > 0) throw typedPatchFailure(applied, typedErrors);
-  checkFieldNames(res, rt, applied, options);
+  // A custom resource's applied configuration is not decoded: typing it against the schema above refused what
+  // pruning would drop.
+  if (!rt.crd) checkFieldNames(res, rt, applied, options);
   const namespace = namespaceFor(rt, path, applied);
-  const current = ctx.store.get(resourceKeyOf(rt), namespace, path.name!);
+  const current = readStored(rt, ctx.store.get(resourceKeyOf(rt), namespace, path.name!));
   // The applied object keeps the live name when it leaves its own out; one that creates has only what it carries.
   checkNameMatchesUrl(current && applied.metadata.name === undefined ? current : applied, path);
   const subresource = path.subresource === 'status' ? ('status' as const) : undefined;
@@ -925,6 +959,9 @@ async function applyObject(
   });
   merged.metadata.name = path.name;
   if (namespace !== undefined) merged.metadata.namespace = namespace;
+  // The apply field manager defaults what it merged, as a decoder would.
+  const schema = customResourceSchema(rt);
+  if (schema) defaultInPlace(merged, schema);
   if (!current) {
     validateName(rt, path.name);
     defaultAndAllocate(ctx, rt, merged, undefined);
@@ -942,8 +979,8 @@ async function applyObject(
   const scope = writeScope(rt, path.subresource);
   if (scope !== 'status') {
     defaultAndAllocate(ctx, rt, merged, current);
-    validate(rt, merged, current);
-  }
+    validate(rt, scope === 'main' ? withStatusOf(merged, current) : merged, current);
+  } else validateStatus(rt, merged);
   if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, merged, storageType(ctx, rt)), rt));
     return;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../ApiError.ts';
+import { readStored } from '../resources/customResourceSchema.ts';
 import { servedAs } from '../resources/hpaVersions.ts';
 import { groupVersionOf, resourceKeyOf } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, ResourceType, StoreEvent, WatchEventType } from '../types.ts';
@@ -58,7 +59,7 @@ export function serveWatch(
     (filter.namespace === undefined || o.metadata.namespace === filter.namespace) &&
     filter.matches(o);
   const present = (o: KubeObject): unknown => {
-    const object = { ...servedAs(o, rt), apiVersion, kind: rt.kind };
+    const object = { ...servedAs(readStored(rt, o), rt), apiVersion, kind: rt.kind };
     if (!asTable) return object;
     const table = renderTable(rt, [object], ctx.now().getTime(), {
       includeObject: 'Metadata',

@@ -20,11 +20,21 @@ export function validateFieldNames(
     patch?: { errors: string[]; invalidValue?: string };
     /** The body's bytes as Go read them: keys written twice are strict errors too, met in document order. */
     scan?: GoJsonScan;
+    /**
+     * A custom resource's unknown fields, in the order its decoder names them, already pruned from the body: its
+     * schema, not a Go type, says which fields it has.
+     */
+    pruned?: readonly Pick<UnknownField, 'path'>[];
   } = {},
 ): string[] {
-  const unknown = unknownFields(body, apiVersion, kind).filter((u) => !has(how.known, u.path));
+  const unknown = how.pruned
+    ? [...how.pruned]
+    : unknownFields(body, apiVersion, kind).filter((u) => !has(how.known, u.path));
   if (!how.patch && how.scan && how.scan.duplicates.length > 0) {
-    const errors = strictErrorsInOrder(unknown, how.scan);
+    // A custom resource's pruning runs after the JSON decoder, whose repeated keys it names first.
+    const errors = how.pruned
+      ? [...strictErrorsInOrder([], how.scan), ...unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`)]
+      : strictErrorsInOrder(unknown, how.scan);
     if (fieldValidation === 'Strict') {
       const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
       throw new ApiError(
@@ -38,7 +48,7 @@ export function validateFieldNames(
   }
   if (how.patch) {
     // The patched object is decoded from Go's JSON of a map, so its unknown fields come in sorted key order.
-    unknown.sort((a, b) => comparePaths(a.path, b.path));
+    if (!how.pruned) unknown.sort((a, b) => comparePaths(a.path, b.path));
     if (fieldValidation === 'Ignore') return [];
     const errors = [...how.patch.errors, ...unknown.map((u) => `unknown field "${fieldPathText(u.path)}"`)];
     if (errors.length > 0 && fieldValidation === 'Strict') {
@@ -123,8 +133,8 @@ function has(value: unknown, path: readonly (string | number)[]): boolean {
   return true;
 }
 
-function drop(body: Record<string, unknown>, { path }: UnknownField): void {
+function drop(body: Record<string, unknown>, { path }: Pick<UnknownField, 'path'>): void {
   let at: unknown = body;
-  for (const part of path.slice(0, -1)) at = (at as Record<string | number, unknown>)[part];
-  delete (at as Record<string, unknown>)[path[path.length - 1] as string];
+  for (const part of path.slice(0, -1)) at = (at as Record<string | number, unknown> | undefined)?.[part];
+  if (at !== null && typeof at === 'object') delete (at as Record<string, unknown>)[path[path.length - 1] as string];
 }
