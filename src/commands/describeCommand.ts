@@ -20,19 +20,7 @@ import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { secretKeySizes } from '../views/redactSecret.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
-import {
-  getRequests,
-  nothingRendered,
-  openFleet,
-  READ_OPTIONS,
-  refuseAllAndSelectorConflict,
-  reportUnknownType,
-  resourceName,
-  UnknownResourceTypeError,
-  type GetRequest,
-  type ReadCommandContext,
-} from './getCommand.ts';
-import { readResourceArguments, ResourceArgumentsError, type ResourceArguments } from './resourceArguments.ts';
+import { nothingRendered, openRequests, READ_OPTIONS, resourceName, type ReadCommandContext } from './getCommand.ts';
 import { readListing } from '../views/readListing.ts';
 import type { ResourceType } from '../views/resolveResourceType.ts';
 import { describeUnstructured } from '../views/describeUnstructured.ts';
@@ -67,23 +55,9 @@ export async function describeCommand(argv: string[], ctx: ReadCommandContext): 
   }
   if (positionals.length === 0) throw new UsageError(`describe needs a resource type: ${USAGE}`);
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
-  let args: ResourceArguments;
-  try {
-    args = readResourceArguments(positionals, 'flotilla');
-  } catch (err) {
-    if (!(err instanceof ResourceArgumentsError)) throw err;
-    ctx.err(`error: ${terminalSafe(err.message)}\n`);
-    return 1;
-  }
-  refuseAllAndSelectorConflict(args, requirements !== undefined, 'describe');
-  const fleet = await openFleet('describe', values);
-  let requests: GetRequest[];
-  try {
-    requests = getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey));
-  } catch (err) {
-    if (!(err instanceof UnknownResourceTypeError)) throw err;
-    return reportUnknownType(err, ctx);
-  }
+  const opened = await openRequests('describe', positionals, requirements !== undefined, values, ctx);
+  if (typeof opened === 'number') return opened;
+  const { args, fleet, requests } = opened;
   if (requests.some((r) => r.type.type === 'works'))
     throw new UsageError(
       'describe works is not supported; flotilla get works NAME -o yaml shows one, flotilla blame --cluster C <kind>/<name> its origin',

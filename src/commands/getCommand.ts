@@ -196,23 +196,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     );
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
   if (positionals.length === 0) throw new UsageError(USAGE);
-  let args: ResourceArguments;
-  try {
-    args = readResourceArguments(positionals, 'flotilla');
-  } catch (err) {
-    if (!(err instanceof ResourceArgumentsError)) throw err;
-    ctx.err(`error: ${terminalSafe(err.message)}\n`);
-    return 1;
-  }
-  refuseAllAndSelectorConflict(args, requirements !== undefined, 'get');
-  const fleet = await openFleet('get', values);
-  let requests: GetRequest[];
-  try {
-    requests = getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey));
-  } catch (err) {
-    if (!(err instanceof UnknownResourceTypeError)) throw err;
-    return reportUnknownType(err, ctx);
-  }
+  const opened = await openRequests('get', positionals, requirements !== undefined, values, ctx);
+  if (typeof opened === 'number') return opened;
+  const { args, fleet, requests } = opened;
   const unrendered = nothingRendered(fleet, requests, values['rendered-branch']);
   if (unrendered) {
     ctx.err(unrendered);
@@ -335,6 +321,39 @@ function reportErrors(notFound: readonly string[], failed: string | undefined, c
   if (notFound.length > 0) ctx.err(`${failed}\n`);
   else ctx.err(`error: ${failed}${failed.endsWith('\n') ? '' : '\n'}`);
   return 1;
+}
+
+/**
+ * What get's and describe's words ask for, in the fleet they open: words kubectl refuses, and a type no one serves,
+ * are printed as kubectl prints them, and their exit code is returned instead.
+ */
+export async function openRequests(
+  command: 'get' | 'describe',
+  positionals: readonly string[],
+  selector: boolean,
+  values: Parameters<typeof openFleet>[1],
+  ctx: ReadCommandContext,
+): Promise<{ args: ResourceArguments; fleet: Fleet; requests: GetRequest[] } | number> {
+  let args: ResourceArguments;
+  try {
+    args = readResourceArguments(positionals, 'flotilla');
+  } catch (err) {
+    if (!(err instanceof ResourceArgumentsError)) throw err;
+    ctx.err(`error: ${terminalSafe(err.message)}\n`);
+    return 1;
+  }
+  refuseAllAndSelectorConflict(args, selector, command);
+  const fleet = await openFleet(command, values);
+  try {
+    return {
+      args,
+      fleet,
+      requests: getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey)),
+    };
+  } catch (err) {
+    if (!(err instanceof UnknownResourceTypeError)) throw err;
+    return reportUnknownType(err, ctx);
+  }
 }
 
 /** `all` (kubectl's category) and a selector beside names, refused in kubectl's words before anything is read. */
