@@ -6,31 +6,26 @@ import type { FileObjects } from '../api/model.ts';
  * cold render reads every file, and an incremental one keeps these per source file in the output index.
  */
 export function declaredClusterScopedKinds(f: FileObjects): string[] {
+  return declaredCrdKinds(f, 'Cluster');
+}
+
+/** The `<group>/<version>/<Kind>` of every kind a plain file's CustomResourceDefinitions declare, any scope (pure). */
+export function declaredKinds(f: FileObjects): string[] {
+  return f.unit ? [] : declaredCrdKinds(f);
+}
+
+/** The kinds the file's CRDs declare, one per version, of `scope` when given; sorted, each once. */
+function declaredCrdKinds(f: FileObjects, scope?: 'Cluster'): string[] {
   const kinds = new Set<string>();
   for (const t of f.templates) {
     if (t.ref.kind !== 'CustomResourceDefinition') continue;
     const spec = t.manifest.spec as
       | { group?: string; scope?: string; names?: { kind?: string }; versions?: { name?: string }[] }
       | undefined;
-    if (spec?.scope !== 'Cluster' || !spec.group || !spec.names?.kind) continue;
+    if ((scope && spec?.scope !== scope) || !spec?.group || !spec.names?.kind) continue;
     for (const v of spec.versions ?? []) if (v.name) kinds.add(`${spec.group}/${v.name}/${spec.names.kind}`);
   }
   return [...kinds].sort();
-}
-
-/** The `<group>/<version>/<Kind>` of every kind a plain file's CustomResourceDefinitions declare, any scope (pure). */
-export function declaredKinds(f: FileObjects): string[] {
-  if (f.unit) return [];
-  const kinds: string[] = [];
-  for (const t of f.templates) {
-    if (t.ref.kind !== 'CustomResourceDefinition') continue;
-    const spec = t.manifest.spec as
-      | { group?: string; names?: { kind?: string }; versions?: { name?: string }[] }
-      | undefined;
-    if (!spec?.group || !spec.names?.kind) continue;
-    for (const v of spec.versions ?? []) if (v.name) kinds.push(`${spec.group}/${v.name}/${spec.names.kind}`);
-  }
-  return kinds;
 }
 
 /** The key declaredClusterScopedKinds gives an object's kind. */
