@@ -410,10 +410,6 @@ function storageKey(rt: ResourceType, namespace: string | undefined, name: strin
 }
 
 /**
- * storage.Preconditions.Check of the uid an update names: the stored object must still be the one it was read from.
- * (A stale resourceVersion is update's own conflict.)
- */
-/**
  * Whether a create's resourceVersion is one the storage versioner reads as a revision (strconv.ParseUint, base 10,
  * not 0): a value it cannot parse ("abc", "-1", past 2^64) is dropped and the create goes ahead.
  */
@@ -423,6 +419,10 @@ export function resourceVersionSetOnCreate(resourceVersion: unknown): boolean {
   return revision > 0n && revision <= 0xffff_ffff_ffff_ffffn;
 }
 
+/**
+ * storage.Preconditions.Check of the uid an update names: the stored object must still be the one it was read from.
+ * (A stale resourceVersion is update's own conflict.)
+ */
 export function checkUidPrecondition(
   rt: ResourceType,
   namespace: string | undefined,
