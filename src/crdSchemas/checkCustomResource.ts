@@ -6,7 +6,7 @@
 // CEL rules (x-kubernetes-validations) are not evaluated. Pure.
 import { fieldsOfType } from '../api/builtinTypes.ts';
 import { objectMetaViolations } from '../labels/objectMetaRules.ts';
-import type { CompiledSchema } from './compileCrdSchema.ts';
+import { type CompiledSchema, fieldSchema } from './compileCrdSchema.ts';
 import { fieldValue, goFloat, goNumber, goPlain } from './goValues.ts';
 
 export type Path = (string | number)[];
@@ -44,10 +44,15 @@ function unknownMeta(object: unknown, at: Path, found: Path[]): void {
   for (const key of Object.keys(metadata)) if (!OBJECT_META.has(key)) found.push([...at, 'metadata', key]);
 }
 
-function prune(value: unknown, schema: CompiledSchema | undefined, at: Path, found: Path[]): void {
-  if (schema?.preserveUnknownFields) return skipPrune(value, schema, at, found);
+/**
+ * Pruning's walk. Under x-kubernetes-preserve-unknown-fields (the schema's own, or `preserving`: an array's items
+ * inherit it, as skipPrune's) an undeclared key is kept, not unknown; a declared property's value is pruned again.
+ */
+function prune(value: unknown, schema: CompiledSchema | undefined, at: Path, found: Path[], preserving = false): void {
+  const preserve = preserving || schema?.preserveUnknownFields === true;
+  if (preserve && !schema) return;
   if (Array.isArray(value)) {
-    value.forEach((item, i) => prune(item, schema?.items, [...at, i], found));
+    value.forEach((item, i) => prune(item, schema?.items, [...at, i], found, preserve));
     return;
   }
   if (!isObject(value)) return;
@@ -62,24 +67,7 @@ function prune(value: unknown, schema: CompiledSchema | undefined, at: Path, fou
     if (property) prune(child, property, [...at, key], found);
     else if (schema.additionalProperties !== undefined && schema.additionalProperties !== false)
       prune(child, additional(schema), [...at, key], found);
-    else if (!META_FIELDS.has(key) || at.length > 0) found.push([...at, key]);
-  }
-}
-
-function skipPrune(value: unknown, schema: CompiledSchema | undefined, at: Path, found: Path[]): void {
-  if (!schema) return;
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => skipPrune(item, schema.items, [...at, i], found));
-    return;
-  }
-  if (!isObject(value)) return;
-  if (schema.embeddedResource && at.length > 0) unknownMeta(value, at, found);
-  for (const [key, child] of Object.entries(value)) {
-    if (schema.embeddedResource && META_FIELDS.has(key)) continue;
-    const property = schema.properties?.get(key);
-    if (property) prune(child, property, [...at, key], found);
-    else if (schema.additionalProperties !== undefined && schema.additionalProperties !== false)
-      prune(child, additional(schema), [...at, key], found);
+    else if (!preserve && (!META_FIELDS.has(key) || at.length > 0)) found.push([...at, key]);
   }
 }
 
@@ -201,11 +189,9 @@ function objectChecks(
       message: `${name}: Too many: ${count}: must have at most ${s.maxProperties} items`,
       fix: `keep at most ${s.maxProperties} keys in ${name}`,
     });
-  const extra = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const [key, child] of Object.entries(value)) {
-    const property = s.properties?.get(key);
-    if (property) validate(child, property, [...at, key], out);
-    else if (extra) validate(child, extra, [...at, key], out);
+    const field = fieldSchema(key, s);
+    if (field) validate(child, field, [...at, key], out);
   }
   for (const key of s.required ?? [])
     if (!Object.hasOwn(value, key)) {
@@ -326,11 +312,9 @@ function embedded(value: unknown, s: CompiledSchema | undefined, at: Path, out: 
   }
   if (!isObject(value)) return;
   if (s.embeddedResource && !root) embeddedResource(value, at, out);
-  const extra = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const [key, child] of Object.entries(value)) {
-    const property = s.properties?.get(key);
-    if (property) embedded(child, property, [...at, key], out);
-    else if (extra) embedded(child, extra, [...at, key], out);
+    const field = fieldSchema(key, s);
+    if (field) embedded(child, field, [...at, key], out);
   }
 }
 
@@ -461,11 +445,9 @@ function listTypes(value: unknown, s: CompiledSchema | undefined, at: Path, out:
     return;
   }
   if (!isObject(value)) return;
-  const extra = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const [key, child] of Object.entries(value)) {
-    const property = s.properties?.get(key);
-    if (property) listTypes(child, property, [...at, key], out);
-    else if (extra) listTypes(child, extra, [...at, key], out);
+    const field = fieldSchema(key, s);
+    if (field) listTypes(child, field, [...at, key], out);
   }
 }
 

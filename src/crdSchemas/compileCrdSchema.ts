@@ -139,6 +139,12 @@ export function compileSchema(s: Json): CompiledSchema {
   return out;
 }
 
+/** The schema of an object's field: its property's, else additionalProperties' where that is a schema. */
+export function fieldSchema(key: string, s: CompiledSchema | undefined): CompiledSchema | undefined {
+  if (!s) return undefined;
+  return s.properties?.get(key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+}
+
 /**
  * A Go RE2 pattern as a JavaScript RegExp (unanchored, as regexp.MatchString searches), with RE2's leading inline
  * flags; undefined when JavaScript cannot read it (then it is not checked here: kube-apiserver accepted it).

@@ -3,7 +3,7 @@
 // property's default where the property is absent, or null and not nullable; inside objects and arrays only where
 // they are present (a defaulted object gets the defaults of its own properties too); an array's and a map's null
 // items their items' default. Karmada's API server stores a template so, and builds its Works from that. Pure.
-import type { CompiledSchema } from './compileCrdSchema.ts';
+import { type CompiledSchema, fieldSchema } from './compileCrdSchema.ts';
 
 /** The object with its schema's defaults applied; the object itself when nothing changes. */
 export function defaultCustomResource<T>(object: T, schema: CompiledSchema): T {
@@ -18,11 +18,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const nonNullableNull = (value: unknown, s: CompiledSchema | undefined) =>
   value === null && s !== undefined && !s.nullable;
-
-function fieldSchema(key: string, s: CompiledSchema | undefined): CompiledSchema | undefined {
-  if (!s) return undefined;
-  return s.properties?.get(key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-}
 
 function pruneNulls(value: unknown, s: CompiledSchema | undefined): void {
   if (Array.isArray(value)) {
