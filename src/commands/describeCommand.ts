@@ -20,18 +20,20 @@ import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { secretKeySizes } from '../views/redactSecret.ts';
 import { readPathHistory } from '../views/readPathHistory.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
-import { nothingRendered, openRequests, READ_OPTIONS, resourceName, type ReadCommandContext } from './getCommand.ts';
+import {
+  nothingRendered,
+  openRequests,
+  READ_OPTIONS,
+  resourceName,
+  selectorRequirements,
+  type ReadCommandContext,
+} from './getCommand.ts';
 import { readListing } from '../views/readListing.ts';
 import type { ResourceType } from '../views/resolveResourceType.ts';
 import { describeUnstructured } from '../views/describeUnstructured.ts';
 import { commitEvents } from '../views/commitEvents.ts';
 import { manifestPath } from '../branches/rendered/outputPaths.ts';
-import {
-  LabelSelectorSyntaxError,
-  matchesLabelRequirements,
-  parseLabelSelector,
-  type LabelRequirement,
-} from '../labels/parseLabelSelector.ts';
+import { matchesLabelRequirements } from '../labels/parseLabelSelector.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 
@@ -285,15 +287,6 @@ export function readShowEvents(argv: readonly string[]): { showEvents: boolean; 
 function withoutEvents(description: string): string {
   const at = description.lastIndexOf('\nEvents:');
   return at < 0 ? description : description.slice(0, at + 1);
-}
-
-function selectorRequirements(text: string): LabelRequirement[] {
-  try {
-    return parseLabelSelector(text);
-  } catch (err) {
-    if (err instanceof LabelSelectorSyntaxError) throw new UsageError(`-l ${text}: ${err.message}`);
-    throw err;
-  }
 }
 
 /** What the rendered branch places on a cluster, from file paths alone: <namespace>/<kind>[.<group>]_<name>.yaml. */

@@ -629,7 +629,8 @@ function printObject(
   }
 }
 
-function selectorRequirements(text: string): LabelRequirement[] {
+/** `-l`'s selector read, or a usage error that quotes it. */
+export function selectorRequirements(text: string): LabelRequirement[] {
   try {
     return parseLabelSelector(text);
   } catch (err) {
