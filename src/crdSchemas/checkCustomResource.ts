@@ -5,6 +5,7 @@
 // (schema/listtype). Run on the defaulted object, as the API server validates after decoding and defaulting.
 // CEL rules (x-kubernetes-validations) are not evaluated. Pure.
 import { fieldsOfType } from '../api/builtinTypes.ts';
+import { fieldPathText } from '../api/unknownFields.ts';
 import { objectMetaViolations } from '../labels/objectMetaRules.ts';
 import { type CompiledSchema, fieldSchema } from './compileCrdSchema.ts';
 import { fieldValue, goFloat, goNumber, goPlain } from './goValues.ts';
@@ -76,13 +77,6 @@ function additional(schema: CompiledSchema): CompiledSchema | undefined {
   return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
 }
 
-/** kube-apiserver's path text for a field: `spec.containers[0].name`. */
-export function pathText(path: readonly (string | number)[]): string {
-  let text = '';
-  for (const part of path) text += typeof part === 'number' ? `[${part}]` : text ? `.${part}` : part;
-  return text;
-}
-
 /**
  * Every field error kube-apiserver's create returns for the (decoded, defaulted) object, but CEL's: the schema's, then
  * the embedded resources', then the list types'. Empty when it is admitted.
@@ -96,7 +90,7 @@ export function validateCustomResource(object: unknown, schema: CompiledSchema):
 }
 
 function validate(value: unknown, s: CompiledSchema, at: Path, out: FieldError[]): void {
-  const name = pathText(at);
+  const name = fieldPathText(at);
   const types = s.intOrString ? ['integer', 'string'] : s.type ? [s.type] : [];
   if (value === null || value === undefined) {
     if (types.length > 0 && !s.nullable)
@@ -195,7 +189,7 @@ function objectChecks(
   }
   for (const key of s.required ?? [])
     if (!Object.hasOwn(value, key)) {
-      const field = pathText([...at, key]);
+      const field = fieldPathText([...at, key]);
       out.push({
         path: [...at, key],
         message: `${field}: Required value`,
@@ -321,7 +315,7 @@ function embedded(value: unknown, s: CompiledSchema | undefined, at: Path, out: 
 function embeddedResource(value: Record<string, unknown>, at: Path, out: FieldError[]): void {
   for (const key of ['apiVersion', 'kind'])
     if (!Object.hasOwn(value, key)) {
-      const field = pathText([...at, key]);
+      const field = fieldPathText([...at, key]);
       out.push({
         path: [...at, key],
         message: `${field}: Required value: must not be empty`,
@@ -329,7 +323,7 @@ function embeddedResource(value: Record<string, unknown>, at: Path, out: FieldEr
       });
     }
   const { apiVersion, kind, metadata } = value;
-  const field = (key: string) => pathText([...at, key]);
+  const field = (key: string) => fieldPathText([...at, key]);
   if (apiVersion !== undefined) {
     if (typeof apiVersion !== 'string')
       out.push(
@@ -428,8 +422,8 @@ function listTypes(value: unknown, s: CompiledSchema | undefined, at: Path, out:
             [...at, bad],
             value[bad],
             'must be an object for an array of list-type map',
-            `write each entry of ${pathText(at)} as key: value pairs`,
-            pathText([...at, bad]),
+            `write each entry of ${fieldPathText(at)} as key: value pairs`,
+            fieldPathText([...at, bad]),
           ),
         );
       else {
@@ -460,11 +454,11 @@ function duplicates(list: unknown[], at: Path, out: FieldError[], keyOf: (item: 
     const times = seen.get(text) ?? 0;
     seen.set(text, times + 1);
     if (times === 1) {
-      const field = pathText([...at, i]);
+      const field = fieldPathText([...at, i]);
       out.push({
         path: [...at, i],
         message: `${field}: Duplicate value: ${fieldValue(key)}`,
-        fix: `remove the entry or change it: ${pathText(at)} holds ${fieldValue(key)} more than once`,
+        fix: `remove the entry or change it: ${fieldPathText(at)} holds ${fieldValue(key)} more than once`,
       });
     }
   });
@@ -478,7 +472,7 @@ function typeError(at: Path, name: string, expected: string, actual: string, fix
   };
 }
 
-function invalid(at: Path, value: unknown, detail: string, fix: string, field = pathText(at)): FieldError {
+function invalid(at: Path, value: unknown, detail: string, fix: string, field = fieldPathText(at)): FieldError {
   return { path: at, message: `${field}: Invalid value: ${fieldValue(value)}: ${detail}`, fix };
 }
 

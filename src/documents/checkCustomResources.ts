@@ -8,7 +8,8 @@ import type { FileObjects } from '../api/model.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { compileCrd, type CompiledCrd, type CompiledSchema } from '../crdSchemas/compileCrdSchema.ts';
 import { defaultCustomResource } from '../crdSchemas/defaultCustomResource.ts';
-import { pathText, unknownFieldPaths, validateCustomResource } from '../crdSchemas/checkCustomResource.ts';
+import { unknownFieldPaths, validateCustomResource } from '../crdSchemas/checkCustomResource.ts';
+import { fieldPathText } from '../api/unknownFields.ts';
 
 type FileTemplate = FileObjects['templates'][number];
 
@@ -65,8 +66,8 @@ export function checkCustomResource(
         ...at(path, 'key'),
         code: 'UNKNOWN_FIELD' as const,
         severity: 'error' as const,
-        message: `strict decoding error: unknown field "${pathText(path)}" (the ${kind} CRD's schema declares no ${String(path[path.length - 1])} there: the API server refuses the ${kind} under kubectl's strict field validation, and drops the field without it)`,
-        fix: `remove ${pathText(path)}, or move it where the CRD's schema declares it (check its spelling and indentation)`,
+        message: `strict decoding error: unknown field "${fieldPathText(path)}" (the ${kind} CRD's schema declares no ${String(path[path.length - 1])} there: the API server refuses the ${kind} under kubectl's strict field validation, and drops the field without it)`,
+        fix: `remove ${fieldPathText(path)}, or move it where the CRD's schema declares it (check its spelling and indentation)`,
       })),
     };
   const manifest = defaultCustomResource(t.manifest, schema);
