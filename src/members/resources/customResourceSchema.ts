@@ -4,12 +4,8 @@
 // unstructuredDefaulter), which runs on every decode, of a request body and of a stored object alike; and the
 // strategy's validation (pkg/registry/customresource/strategy.go, validator.go). CEL rules are not evaluated.
 import { compileSchema, type CompiledSchema } from '../../crdSchemas/compileCrdSchema.ts';
-import {
-  pathText,
-  unknownFieldPaths,
-  validateCustomResource,
-  type Path,
-} from '../../crdSchemas/checkCustomResource.ts';
+import { unknownFieldPaths, validateCustomResource, type Path } from '../../crdSchemas/checkCustomResource.ts';
+import { fieldPathText } from '../../api/unknownFields.ts';
 import { defaultCustomResource } from '../../crdSchemas/defaultCustomResource.ts';
 import type { FieldError } from '../ApiError.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
@@ -39,7 +35,7 @@ export function decodeCustomResource(object: KubeObject, schema: CompiledSchema)
   for (const path of found) removeField(object, path);
   const rootMeta = (p: Path) => p.length === 2 && p[0] === 'metadata';
   const sortedText = (a: Path, b: Path) => {
-    const [x, y] = [pathText(a), pathText(b)];
+    const [x, y] = [fieldPathText(a), fieldPathText(b)];
     return x < y ? -1 : x > y ? 1 : 0;
   };
   const unknown = [...found.filter(rootMeta), ...found.filter((p) => !rootMeta(p)).sort(sortedText)];
@@ -82,7 +78,7 @@ export function customResourceStatusErrors(object: KubeObject, schema: CompiledS
 
 /** field.Error's parts from the module's full text (`spec.size: Required value`). */
 function toFieldError(path: Path, message: string): FieldError {
-  const named = pathText(path);
+  const named = fieldPathText(path);
   const field = message.startsWith(`${named}: `) ? named : message.slice(0, Math.max(0, message.indexOf(': ')));
   const body = message.slice(field.length + 2);
   return { type: errorType(body), field, body };
