@@ -1,6 +1,7 @@
 // How kube-apiserver's messages print a decoded JSON value: Go's fmt verbs over what encoding/json (with the
 // apiserver's UseNumber conversion) gives: int64 for a whole number, float64 otherwise, string, bool, nil,
 // map[string]interface{} and []interface{}.
+import { goQuote } from '../text/goQuote.ts';
 
 /** fmt's %v of a float64: the shortest digits, in exponent form from 1e+06 up or below 1e-04 (strconv 'g', -1). */
 export function goFloat(value: number): string {
@@ -16,21 +17,6 @@ export function goFloat(value: number): string {
 /** fmt's %v of a decoded number: an integer prints as int64, anything else as a float64. */
 export function goNumber(value: number): string {
   return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : goFloat(value);
-}
-
-/** strconv.Quote (%q) of a string: Go's escapes for control characters, the rest as it is. */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
 }
 
 /** fmt's %#v of a decoded JSON value (what field.Error prints for a value that is not a scalar). */

@@ -4,6 +4,7 @@
 // NewGenericServerResponse word it (a Status body's message, else a fixed sentence per code), and no answer at all
 // reads as Go's net/url Error: `<Op> "<URL>": <net error>`. Verbs and URLs are those of the request Flotilla sent.
 import type { KubeRequest, KubeResponse } from './KubeTarget.ts';
+import { goQuote } from '../text/goQuote.ts';
 
 /** The URL a request goes to: the target's server, the path, then the query in the request's order. */
 export function requestUrl(server: string, req: Pick<KubeRequest, 'path' | 'query'>): URL {
@@ -180,25 +181,4 @@ function asJson(body: unknown): unknown {
 
 function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-const GO_ESCAPES: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** Go's %q of a string: double quotes, Go's escapes for quotes, backslashes and control characters. */
-export function goQuote(s: string): string {
-  return `"${s.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what Go escapes
-    /[\x00-\x1f\x7f"\\]/g,
-    (c) => GO_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  )}"`;
 }

@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyClusterFolder } from '../../src/deliveries/applyClusterFolder.ts';
-import { goQuote, responseErrorText } from '../../src/deliveries/clientGoErrors.ts';
+import { responseErrorText } from '../../src/deliveries/clientGoErrors.ts';
 import { connectKubeTarget } from '../../src/deliveries/connectKubeTarget.ts';
 import { issueCertificate } from '../../src/members/tls/issueCertificate.ts';
 
@@ -211,7 +211,6 @@ test('an answer outside 2xx: a failure Status is its message; other bodies give 
     `an error on the server ("${'é'.repeat(1024)}") has prevented the request from succeeding`,
     'the first 2048 bytes',
   );
-  assert.is(goQuote('a"b\\c\td\x1b'), '"a\\"b\\\\c\\td\\x1b"');
 });
 
 test.run();
