@@ -17,6 +17,7 @@ import {
   type SourceLimits,
 } from './sourceLimits.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { parseRefKey } from '../api/kinds.ts';
 import { filesFor, scopeOf, type KarmadaScope } from './karmadaScope.ts';
 import {
   karmadaPathsDigest,
@@ -464,7 +465,8 @@ function parseFile(path: string, bytes: Uint8Array): FileObjects {
  * rebalancers, interpreter customizations, files with broken ones (their last good version is kept), and plain files
  * with a CustomResourceDefinition: every template of its kind, in any file or unit, takes its scope from it, and is
  * checked and defaulted by its schema, so a sync that reads only the changed template must read it too (else the
- * template lands in a namespace, a path or a form a cold render does not give it).
+ * template lands in a namespace, a path or a form a cold render does not give it). Taking in files it did not raises
+ * the output index's KARMADA_FILES_RULE, and loadSource.ts then finds them on an index of the earlier rule.
  */
 export function holdsKarmadaObjects(f: FileObjects): boolean {
   return (
@@ -483,7 +485,25 @@ export function holdsKarmadaObjects(f: FileObjects): boolean {
 
 /** A CRD: its scope places, its schema checks and defaults, every object of its kind (documents/checkCustomResources.ts). */
 function definesKind(t: FileObjects['templates'][number]): boolean {
-  return t.ref.kind === 'CustomResourceDefinition' && t.ref.apiVersion.startsWith('apiextensions.k8s.io/');
+  return isCrd(t.ref);
+}
+
+function isCrd(ref: { apiVersion: string; kind: string }): boolean {
+  return ref.kind === 'CustomResourceDefinition' && ref.apiVersion.startsWith(CRD_GROUP);
+}
+
+const CRD_GROUP = 'apiextensions.k8s.io/';
+
+/**
+ * The files whose index entry names a CRD (a unit's marker among them when its output has one): those an index made
+ * before every plain file with a CRD was a Karmada file (ShardedIndex.karmadaFilesByCurrentRule) may not list. Its
+ * file entries name every template of their file; only the lines naming the group are parsed. Needs loadAll() first.
+ */
+export function filesNamingCrds(index: ShardedIndex): string[] {
+  return index
+    .filesWhere((line) => line.includes(`"${CRD_GROUP}`))
+    .filter(([, entry]) => entry.templates.some((key) => isCrd(parseRefKey(key))))
+    .map(([path]) => path);
 }
 
 /**

@@ -25,6 +25,7 @@ import { scopeOf } from './karmadaScope.ts';
 import { lastGoodResolver, type LastGood, type RenderHistory } from './lastGoodKarmada.ts';
 import {
   everyKarmadaFile,
+  filesNamingCrds,
   holdsKarmadaObjects,
   karmadaFilesAt,
   keptAsTheyAre,
@@ -293,6 +294,25 @@ async function loadIncremental(
     }
   }
   await loadFiles(repo, tree, extraFiles, loaded, mayBeKept, layout, limits);
+
+  // An index made by an earlier rule lists as Karmada files only the plain files with a cluster-scoped CRD, and its
+  // outputs were neither checked nor defaulted by any CRD: once, the plain files its entries say hold a CRD are read,
+  // written back as Karmada files (the rule's marker goes into the root with them, renderRevision.ts), and the objects
+  // of their kinds render again, as after a change of each CRD (below). Units' CRDs place objects but check none.
+  if (!index.karmadaFilesByCurrentRule()) {
+    await index.loadAll();
+    const crdFiles = filesNamingCrds(index).filter((path) => !unitAt(layout, path) && !isUnitInput(layout, path));
+    await loadFiles(
+      repo,
+      tree,
+      crdFiles.filter((path) => !loaded.has(path)),
+      loaded,
+      mayBeKept,
+      layout,
+      limits,
+    );
+    for (const path of crdFiles) if (!touched.has(path) && loaded.has(path)) touched.set(path, loaded.get(path)!);
+  }
 
   // Whether a custom kind is cluster-scoped comes from CRDs anywhere, a chart's output too: those of the files not read
   // are in the index. A kind the change made, or unmade, cluster-scoped moves each of its objects, wherever defined,

@@ -327,6 +327,9 @@ export async function renderRevision(
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
     await updateFileIndex(index, touchedFiles, loaded.model.unreadableFiles);
+    // Every file the current rule makes a Karmada file is now flagged so: a full load touched every file, and an
+    // incremental one from an index of an older rule the files that rule lacked (loadSource.ts).
+    index.setKarmadaFilesByCurrentRule();
     if (previousOutput && lastGoodSource && index.sourceFileCount() === 0 && previousFileCount > 0) {
       // Held already: a change of cluster state re-renders the same empty source, which must not commit again.
       if (rerender) return noCommit(sourceSha, loaded.full);

@@ -1,6 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { buildCommit } from '../../src/commits/buildCommit.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
+import { PackWriter } from '../../src/commits/PackWriter.ts';
+import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
+import { readRef } from '../../src/commits/readRef.ts';
+import { updateRef } from '../../src/commits/updateRef.ts';
+import { writeTreeEdits } from '../../src/commits/writeTreeEdits.ts';
+import { INDEX_PATH, shardOf, shardPath } from '../../src/branches/rendered/outputIndex.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { maskRenderStamps } from '../../src/audits/maskRenderStamps.ts';
@@ -198,6 +205,76 @@ test("custom objects render with their CRD's defaults, on incremental syncs as o
   r.commit({ 'crds/widgets.yaml': defaultingCrd('large') }, 'new default');
   await syncBothWays(r, 'new default');
   assert.match(manifest(), /size: large/);
+});
+
+test('an output branch whose index predates CRD schemas (its Karmada files only the cluster-scoped CRDs) is brought up once: the next incremental sync checks and defaults custom objects as a cold render does', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/widgets.yaml': POLICY,
+      'crds/widgets.yaml': defaultingCrd('small'),
+      'plain/widget.yaml': widget('w', 1),
+      'plain/other.yaml': widget('o', 1),
+    },
+    'widgets and their namespaced CRD',
+  );
+  await syncBothWays(r, 'first');
+  const crdFile = 'crds/widgets.yaml';
+  assert.ok(JSON.parse(r.show(OUT, INDEX_PATH)).karmadaFiles.includes(crdFile));
+
+  // The head as an earlier Flotilla wrote it: no rule in the root, the CRD's file no Karmada file, nothing defaulted.
+  const repo = await openRepo(r.dir);
+  const head = await readCommitInfo(repo, (await readRef(repo, OUT))!);
+  const shard = shardPath(shardOf(crdFile));
+  const root = JSON.parse(r.show(OUT, INDEX_PATH));
+  const edits = new Map<string, string>([
+    [
+      INDEX_PATH,
+      r
+        .show(OUT, INDEX_PATH)
+        .replace(/,"karmadaFilesRule":\d+/, '')
+        .replace(
+          JSON.stringify(root.karmadaFiles),
+          JSON.stringify(root.karmadaFiles.filter((f: string) => f !== crdFile)),
+        ),
+    ],
+    [
+      shard,
+      r
+        .show(OUT, shard)
+        .split('\n')
+        .map((line) => (line.startsWith(`${JSON.stringify(crdFile)}:`) ? line.replace(',"karmada":true', '') : line))
+        .join('\n'),
+    ],
+  ]);
+  for (const path of widgetPaths(r, OUT)) edits.set(path, r.show(OUT, path).replace(/\n\s+size: small/, ''));
+  assert.not.match(edits.get(shard)!, /"karmada":true/);
+  assert.not.match(edits.get(INDEX_PATH)!, /karmadaFilesRule|crds\/widgets/);
+  const pack = new PackWriter(repo);
+  const tree = await writeTreeEdits(repo, pack, head.tree, edits);
+  const older = buildCommit(pack, {
+    tree,
+    parents: head.parents,
+    message: head.message,
+    author: head.author,
+    committer: head.committer,
+  });
+  await pack.flush();
+  await updateRef(repo, OUT, older, head.oid);
+  assert.not.match(r.show(OUT, widgetPaths(r, OUT)[0]!), /size: small/);
+
+  // One custom object changes: its CRD is read, both objects render with its default, the rule is recorded.
+  r.commit({ 'plain/widget.yaml': widget('w', 2) }, 'count');
+  await syncBothWays(r, 'after upgrade');
+  for (const path of widgetPaths(r, OUT)) assert.match(r.show(OUT, path), /size: small/, path);
+  const upgraded = JSON.parse(r.show(OUT, INDEX_PATH));
+  assert.is(upgraded.karmadaFilesRule, 2);
+  assert.ok(upgraded.karmadaFiles.includes(crdFile));
+  // From then on the CRD's file is read as every Karmada file is.
+  r.commit({ 'plain/other.yaml': widget('o', 3) }, 'other count');
+  await syncBothWays(r, 'steady');
+  assert.match(r.show(OUT, widgetPaths(r, OUT).find((p) => p.endsWith('_o.yaml'))!), /count: 3\n\s+size: small/);
 });
 
 test.run();

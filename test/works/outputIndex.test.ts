@@ -69,7 +69,13 @@ test('a template entry lives in the shard of its key, a file entry in the shard 
   assert.ok(written.every(isIndexPath));
   assert.not.ok(isIndexPath('.flotilla/released.json'));
   const root = JSON.parse(files.get(INDEX_PATH)!);
-  assert.equal(root, { version: 2, sourceFiles: 4, karmadaFiles: ['policies/shop.yaml'], evicting: [API] });
+  assert.equal(root, {
+    version: 2,
+    sourceFiles: 4,
+    karmadaFilesRule: 2,
+    karmadaFiles: ['policies/shop.yaml'],
+    evicting: [API],
+  });
   assert.ok(files.get(shardPath(shardOf(WEB)))!.includes(`${JSON.stringify(WEB)}:`));
   assert.equal(indexOfFolder(new Map([...files].filter((e): e is [string, string] => e[1] !== null))), whole());
 });
@@ -95,6 +101,7 @@ test('the root names, per kind, the files whose CRDs declare it cluster-scoped, 
   assert.equal(JSON.parse(index.edits().get(INDEX_PATH)!), {
     version: 2,
     sourceFiles: 5,
+    karmadaFilesRule: 2,
     karmadaFiles: ['policies/shop.yaml'],
     evicting: [API],
   });
@@ -219,7 +226,13 @@ test('edits() rewrites only the shards a change touched, removes a shard left em
   const removed = alone.edits();
   assert.is(removed.has(shardPath(shardOf(path))), true);
   if (!shardHasOthers) assert.is(removed.get(shardPath(shardOf(path))), null);
-  assert.equal(JSON.parse(removed.get(INDEX_PATH)!), { version: 2, sourceFiles: 3, karmadaFiles: [], evicting: [API] });
+  assert.equal(JSON.parse(removed.get(INDEX_PATH)!), {
+    version: 2,
+    sourceFiles: 3,
+    karmadaFilesRule: 2,
+    karmadaFiles: [],
+    evicting: [API],
+  });
 });
 
 test('a shard written again after a change has the bytes of the whole index serialised anew; an entry not asked for is not even parsed', async () => {
@@ -347,10 +360,45 @@ test('a version 1 index (one file) is read whole, and its first edits write vers
   assert.is(index.template(WEB)?.file, 'templates/web.yaml', 'no shard to wait for');
   assert.equal(index.parentsOf(CONFIG), [API, WEB]);
   const edits = index.edits();
-  assert.equal(edits, new Map([...indexFiles(whole())].filter(([, t]) => t !== null)));
+  // Its entries' Karmada flags are an older Flotilla's: the root does not claim the current rule for them.
+  assert.not.ok(index.karmadaFilesByCurrentRule());
+  const written = new Map([...indexFiles(whole())].filter((e): e is [string, string] => e[1] !== null));
+  written.set(INDEX_PATH, written.get(INDEX_PATH)!.replace(',"karmadaFilesRule":2', ''));
+  assert.equal(edits, written);
   assert.throws(
     () => openFiles(new Map([[INDEX_PATH, '{"version":3}']])),
     /version 3; this Flotilla reads versions 1 and 2/,
+  );
+});
+
+test('a root written before the Karmada files rule reads as an older rule, still agrees with its entries, and records the rule once set', async () => {
+  const files = indexFiles(whole());
+  assert.ok(openFiles(files).karmadaFilesByCurrentRule());
+  const older = new Map(files).set(INDEX_PATH, files.get(INDEX_PATH)!.replace(',"karmadaFilesRule":2', ''));
+  assert.not.equal(older.get(INDEX_PATH), files.get(INDEX_PATH), 'the fixture really changed');
+  const index = openFiles(older);
+  assert.not.ok(index.karmadaFilesByCurrentRule());
+  await index.loadAll();
+  assert.ok(index.derivedPartsAgree(), 'the rule is no part derived from the entries');
+  assert.equal(index.edits(), new Map(), 'nothing changed: the root stays as read');
+  index.setKarmadaFilesByCurrentRule();
+  assert.ok(index.karmadaFilesByCurrentRule());
+  assert.equal(index.edits(), new Map([[INDEX_PATH, files.get(INDEX_PATH)!]]));
+});
+
+test('filesWhere gives the file entries whose lines may matter, and those set since their shard was read', async () => {
+  const index = openFiles(indexFiles(whole()));
+  await index.loadAll();
+  const crd = 'apiextensions.k8s.io/v1/CustomResourceDefinition//widgets.example.com';
+  index.setFile('crds/widgets.yaml', { templates: [crd] });
+  const paths = index
+    .filesWhere((line) => line.includes('"policies/'))
+    .map(([path]) => path)
+    .sort();
+  assert.equal(paths, ['crds/widgets.yaml', 'policies/shop.yaml']);
+  assert.equal(
+    index.filesWhere(() => false).map(([path]) => path),
+    ['crds/widgets.yaml'],
   );
 });
 

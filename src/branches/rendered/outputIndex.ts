@@ -155,9 +155,19 @@ export function shardOf(key: string): string {
 
 const ALL_SHARDS = Array.from({ length: SHARD_COUNT }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/**
+ * Which files a render marks `karmada` (outputs/karmadaFiles.ts holdsKarmadaObjects), raised when that rule takes in
+ * files it did not: 2, every plain file with a CustomResourceDefinition (1 took those of `scope: Cluster` only). An
+ * incremental sync trusts the root's list only when it was made by this rule; an older root's next sync finds the
+ * files the rule now adds (outputs/loadSource.ts) and writes this one.
+ */
+export const KARMADA_FILES_RULE = 2;
+
 interface IndexRoot {
   version: 2;
   sourceFiles: number;
+  /** KARMADA_FILES_RULE when `karmadaFiles` was made by it; absent from the file (1) on a root written before rule 2. */
+  karmadaFilesRule: number;
   karmadaFiles: string[];
   evicting: string[];
   /** Templates with a `waiting` entry; absent from the file when none (so a fleet without any writes the same bytes). */
@@ -296,6 +306,7 @@ function parseIndexFile(text: string): IndexFile {
   const parsed = JSON.parse(text) as {
     version?: unknown;
     sourceFiles?: number;
+    karmadaFilesRule?: unknown;
     karmadaFiles?: string[];
     evicting?: string[];
     pending?: string[];
@@ -313,6 +324,7 @@ function parseIndexFile(text: string): IndexFile {
       root: {
         version: 2,
         sourceFiles: parsed.sourceFiles ?? 0,
+        karmadaFilesRule: typeof parsed.karmadaFilesRule === 'number' ? parsed.karmadaFilesRule : 1,
         karmadaFiles: parsed.karmadaFiles ?? [],
         evicting: parsed.evicting ?? [],
         pending: parsed.pending ?? [],
@@ -339,7 +351,8 @@ function serializeRoot(root: IndexRoot): string {
     kinds.length > 0
       ? `,\n"clusterScopedKinds":{${kinds.map((k) => `${JSON.stringify(k)}:${JSON.stringify(root.clusterScopedKinds[k])}`).join(',')}}`
       : '';
-  return `{"version":2,"sourceFiles":${root.sourceFiles},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${failingOver}${suspended}${scoped}}\n`;
+  const rule = root.karmadaFilesRule > 1 ? `,"karmadaFilesRule":${root.karmadaFilesRule}` : '';
+  return `{"version":2,"sourceFiles":${root.sourceFiles}${rule},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${failingOver}${suspended}${scoped}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -507,6 +520,8 @@ export class ShardedIndex implements IndexView {
     if (file.version === 2) return new ShardedIndex(file.root, rootText, readShards, present, listed);
     const index = new ShardedIndex(emptyRoot(), rootText, null, new Set());
     index.fill(file.whole);
+    // Its entries' `karmada` flags are what the Flotilla that wrote it decided, by the first rule.
+    index.root.karmadaFilesRule = 1;
     for (const id of ALL_SHARDS) index.dirty.add(id);
     return index;
   }
@@ -645,6 +660,18 @@ export class ShardedIndex implements IndexView {
     return this.root.karmadaFiles;
   }
 
+  /** Whether karmadaFiles() lists every file the current rule (KARMADA_FILES_RULE) takes: not on an older index. */
+  karmadaFilesByCurrentRule(): boolean {
+    return this.root.karmadaFilesRule === KARMADA_FILES_RULE;
+  }
+
+  /** Records that every file entry's `karmada` flag, and so karmadaFiles(), is now what the current rule says. */
+  setKarmadaFilesByCurrentRule(): void {
+    if (this.karmadaFilesByCurrentRule()) return;
+    this.root.karmadaFilesRule = KARMADA_FILES_RULE;
+    this.rootEdited = true;
+  }
+
   /**
    * Kind → the source files (a unit by its marker) whose CustomResourceDefinitions declare it cluster-scoped: with the
    * files a sync reads, what says whether an object of a custom kind has a namespace.
@@ -705,6 +732,11 @@ export class ShardedIndex implements IndexView {
   /** Every file entry; needs loadAll() first. */
   files(): [string, FileEntry][] {
     return ALL_SHARDS.flatMap((id) => this.shard(id).files.entries());
+  }
+
+  /** The file entries whose line `mayMatter` takes, and every entry set since its shard was read (as templatesWhere). */
+  filesWhere(mayMatter: (line: string) => boolean): [string, FileEntry][] {
+    return ALL_SHARDS.flatMap((id) => this.shard(id).files.entriesWhere(mayMatter));
   }
 
   toWhole(): OutputIndex {
@@ -807,6 +839,8 @@ export class ShardedIndex implements IndexView {
    */
   derivedPartsAgree(): boolean {
     const rebuilt = ShardedIndex.fromWhole(this.toWhole());
+    // Not derived from the entries: the rule they were written by.
+    rebuilt.root.karmadaFilesRule = this.root.karmadaFilesRule;
     if (serializeRoot(rebuilt.root) !== serializeRoot(this.root)) return false;
     // Entries as they are, not as their lines were laid out (by hand, say): the entries themselves are checked apart.
     return ALL_SHARDS.every((id) => serializeShard(rebuilt.shard(id)) === serializeShard(this.shard(id), true));
@@ -823,6 +857,7 @@ function emptyRoot(): IndexRoot {
   return {
     version: 2,
     sourceFiles: 0,
+    karmadaFilesRule: KARMADA_FILES_RULE,
     karmadaFiles: [],
     evicting: [],
     pending: [],
