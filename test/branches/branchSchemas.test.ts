@@ -12,6 +12,10 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { parseTrailers } from '../../src/branches/rendered/trailers.ts';
 import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { widget, widgetCrd } from '../helpers/widgets.ts';
 
 const SCHEMAS = path.resolve(import.meta.dirname, '../../docs/schemas');
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -161,6 +165,33 @@ test("an exporter's endpoints file follows its schema", () => {
   assert.ok(validate(parse(text!)), ajv.errorsText(validate.errors));
   assert.is(serializeExportedEndpoints('member1', []), null, 'no export, no file');
   assert.not.ok(validate({ cluster: 'member1', services: [] }));
+});
+
+test("the output index of a source whose CRD makes a kind cluster-scoped follows its schema (the root's kinds, the file's)", async () => {
+  const repos: ConfigRepo[] = [];
+  try {
+    const r = makeConfigRepoWith(
+      repos,
+      {
+        ...MEMBERS,
+        'policies/widgets.yaml':
+          'apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: widgets}\nspec:\n  resourceSelectors: [{apiVersion: example.com/v1, kind: Widget}]\n  placement: {clusterAffinity: {clusterNames: [member1]}}\n',
+        'crds/widgets.yaml': widgetCrd('Cluster'),
+        'plain/widget.yaml': widget('w', 1),
+      },
+      'a cluster-scoped Widget and its CRD',
+    );
+    await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    const files = r.ls('flotilla/rendered').filter((f) => f.startsWith('.flotilla/index'));
+    const root = JSON.parse(r.show('flotilla/rendered', '.flotilla/index.json'));
+    assert.ok(root.clusterScopedKinds, 'the fixture declares a cluster-scoped kind');
+    for (const file of files) {
+      const validate = LAYOUT['flotilla/rendered']!.find(([pattern]) => pattern.test(file))![1];
+      assert.ok(validate(JSON.parse(r.show('flotilla/rendered', file))), `${file}: ${ajv.errorsText(validate.errors)}`);
+    }
+  } finally {
+    for (const r of repos) r.cleanup();
+  }
 });
 
 test('a status file that breaks the contract fails its schema', () => {
