@@ -3,6 +3,7 @@
 // validation as apiextensions turns it into field errors (pkg/apiserver/validation/validation.go), the embedded
 // resources' apiVersion, kind and metadata (schema/objectmeta) and list-type set and map uniqueness
 // (schema/listtype). Run on the defaulted object, as the API server validates after decoding and defaulting.
+// An update's checks are ratcheted as 1.30+ does (CRDValidationRatcheting, pkg/apiserver/validation/ratcheting.go).
 // CEL rules (x-kubernetes-validations) are not evaluated. Pure.
 import { fieldsOfType } from '../api/builtinTypes.ts';
 import { fieldPathText } from '../api/unknownFields.ts';
@@ -89,7 +90,69 @@ export function validateCustomResource(object: unknown, schema: CompiledSchema):
   return errors;
 }
 
-function validate(value: unknown, s: CompiledSchema, at: Path, out: FieldError[]): void {
+/**
+ * What the strategy's ValidateUpdate returns for replacing `old` with `object` (both decoded and defaulted), ratcheted:
+ * a schema error in a value the update leaves as it was is not reported, and list-type duplicates are not checked
+ * at all when the old object already had some. Embedded resources are checked as on create.
+ */
+export function validateCustomResourceUpdate(object: unknown, old: unknown, schema: CompiledSchema): FieldError[] {
+  const errors: FieldError[] = [];
+  validate(object, schema, [], errors, { old, schema });
+  embedded(object, schema, [], errors, true);
+  errors.push(...ratchetedListTypes(object, old, schema));
+  return errors;
+}
+
+/**
+ * The status subresource's update (statusStrategy.ValidateUpdate): the status against the schema's status property,
+ * not ratcheted in 1.32 (its validator is given no old value), only when the object has one; and the whole object's
+ * list types, skipped when the old object already broke them. Embedded resources are not checked.
+ */
+export function validateCustomResourceStatusUpdate(
+  object: Record<string, unknown>,
+  old: unknown,
+  schema: CompiledSchema,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const status = schema.properties?.get('status');
+  if (Object.hasOwn(object, 'status') && status) {
+    const onlyStatus: CompiledSchema = {
+      nullable: false,
+      preserveUnknownFields: false,
+      embeddedResource: false,
+      intOrString: false,
+      exclusiveMaximum: false,
+      exclusiveMinimum: false,
+      uniqueItems: false,
+      properties: new Map([['status', status]]),
+    };
+    validate({ status: object.status }, onlyStatus, [], errors);
+  }
+  errors.push(...ratchetedListTypes(object, old, schema));
+  return errors;
+}
+
+function ratchetedListTypes(object: unknown, old: unknown, schema: CompiledSchema): FieldError[] {
+  const before: FieldError[] = [];
+  listTypes(old, schema, [], before);
+  if (before.length > 0) return [];
+  const errors: FieldError[] = [];
+  listTypes(object, schema, [], errors);
+  return errors;
+}
+
+/**
+ * The old value an update's value is matched with (common.CorrelatedObject), and the structural schema at that place:
+ * the schema, not a combinator's branch being validated, decides which fields and items can be matched.
+ */
+interface Correlation {
+  old: unknown;
+  schema: CompiledSchema;
+}
+
+function validate(value: unknown, s: CompiledSchema, at: Path, out: FieldError[], was?: Correlation): void {
+  // Every error found at or under a value matched with an equal old one is dropped: nothing to report.
+  if (was && unchanged(value, was.old, was.schema)) return;
   const name = fieldPathText(at);
   const types = s.intOrString ? ['integer', 'string'] : s.type ? [s.type] : [];
   if (value === null || value === undefined) {
@@ -107,7 +170,7 @@ function validate(value: unknown, s: CompiledSchema, at: Path, out: FieldError[]
       if (types.length > 0 && !types.some(fits))
         out.push(typeError(at, name, types.join(','), kind, typeFix(types, value, name)));
   }
-  combinators(value, s, at, name, out);
+  combinators(value, s, at, name, out, was);
   if (typeof value === 'string') {
     const length = [...value].length;
     if (s.maxLength !== undefined && length > s.maxLength)
@@ -154,10 +217,10 @@ function validate(value: unknown, s: CompiledSchema, at: Path, out: FieldError[]
         message: `${name}: Too many: ${value.length}: must have at most ${s.maxItems} items`,
         fix: `keep at most ${s.maxItems} entries in ${name}`,
       });
-    if (s.items) value.forEach((item, i) => validate(item, s.items!, [...at, i], out));
+    if (s.items) value.forEach((item, i) => validate(item, s.items!, [...at, i], out, matchItem(was, value, i)));
   }
   enumCheck(value, s, at, name, out);
-  if (isObject(value)) objectChecks(value, s, at, name, out);
+  if (isObject(value)) objectChecks(value, s, at, name, out, was);
 }
 
 function objectChecks(
@@ -166,6 +229,7 @@ function objectChecks(
   at: Path,
   name: string,
   out: FieldError[],
+  was: Correlation | undefined,
 ): void {
   const count = Object.keys(value).length;
   if (s.minProperties !== undefined && count < s.minProperties)
@@ -185,7 +249,10 @@ function objectChecks(
     });
   for (const [key, child] of Object.entries(value)) {
     const field = fieldSchema(key, s);
-    if (field) validate(child, field, [...at, key], out);
+    // The root's apiVersion and kind are never matched: both objects were converted to the same version.
+    const matched =
+      at.length === 0 && (key === 'apiVersion' || key === 'kind') ? undefined : matchField(was, value, key);
+    if (field) validate(child, field, [...at, key], out, matched);
   }
   for (const key of s.required ?? [])
     if (!Object.hasOwn(value, key)) {
@@ -251,10 +318,18 @@ function enumCheck(value: unknown, s: CompiledSchema, at: Path, name: string, ou
   });
 }
 
-function combinators(value: unknown, s: CompiledSchema, at: Path, name: string, out: FieldError[]): void {
+function combinators(
+  value: unknown,
+  s: CompiledSchema,
+  at: Path,
+  name: string,
+  out: FieldError[],
+  was: Correlation | undefined,
+): void {
+  // A branch's fields are matched with the old value's as the node's own are, so ratcheting can make a branch pass.
   const run = (schema: CompiledSchema) => {
     const found: FieldError[] = [];
-    validate(value, schema, at, found);
+    validate(value, schema, at, found, was);
     return found;
   };
   const composite = (message: string, fix: string) =>
@@ -462,6 +537,71 @@ function duplicates(list: unknown[], at: Path, out: FieldError[], keyOf: (item: 
       });
     }
   });
+}
+
+/** The old value of an object's field: present in both, and declared by a property or an additionalProperties schema. */
+function matchField(
+  was: Correlation | undefined,
+  value: Record<string, unknown>,
+  key: string,
+): Correlation | undefined {
+  if (!was || !isObject(was.old) || !Object.hasOwn(was.old, key) || !Object.hasOwn(value, key)) return undefined;
+  const schema = fieldSchema(key, was.schema);
+  return schema && { old: was.old[key], schema };
+}
+
+/**
+ * The old item of a list's item: only a map list's, the old item with the same keys (the first such); the items of
+ * an atomic or set list are not matched, by index or otherwise.
+ */
+function matchItem(was: Correlation | undefined, list: unknown[], index: number): Correlation | undefined {
+  if (!was || !Array.isArray(was.old) || !was.schema.items) return undefined;
+  const old = oldMapItem(was.schema, was.old, list[index]);
+  return old === undefined ? undefined : { old, schema: was.schema.items };
+}
+
+function oldMapItem(schema: CompiledSchema, old: unknown[], item: unknown): unknown {
+  const keys = schema.listMapKeys ?? [];
+  if (schema.type !== 'array' || schema.listType !== 'map' || keys.length === 0) return undefined;
+  const keyOf = (v: unknown) => {
+    if (!isObject(v)) return undefined;
+    const values = keys.map((k) => v[k]);
+    // Only scalar keys, all present, identify an item.
+    if (values.some((k) => typeof k !== 'string' && typeof k !== 'number' && typeof k !== 'boolean')) return undefined;
+    return JSON.stringify(values);
+  };
+  const wanted = keyOf(item);
+  return wanted === undefined ? undefined : old.find((o) => keyOf(o) === wanted);
+}
+
+/**
+ * CorrelatedObject.CachedDeepEqual: equal values, compared through the schema's matching, so an object with a field
+ * its schema does not declare, or a map list with an item whose keys the old one lacks, is never unchanged.
+ */
+function unchanged(value: unknown, old: unknown, schema: CompiledSchema): boolean {
+  if (value === null || value === undefined || old === null || old === undefined)
+    return (value ?? null) === (old ?? null);
+  if (Array.isArray(value) !== Array.isArray(old) || isObject(value) !== isObject(old)) return false;
+  if (Array.isArray(value)) {
+    const list = old as unknown[];
+    if (value.length !== list.length) return false;
+    const correlated = schema.type === 'array' && schema.listType === 'map' && (schema.listMapKeys ?? []).length > 0;
+    if (schema.listType !== 'map') return deepEqual(value, list);
+    if (!correlated || !schema.items) return value.length === 0;
+    return value.every((item) => {
+      const before = oldMapItem(schema, list, item);
+      return before !== undefined && unchanged(item, before, schema.items!);
+    });
+  }
+  if (isObject(value)) {
+    const before = old as Record<string, unknown>;
+    if (Object.keys(value).length !== Object.keys(before).length) return false;
+    return Object.entries(value).every(([key, child]) => {
+      const field = fieldSchema(key, schema);
+      return field !== undefined && Object.hasOwn(before, key) && unchanged(child, before[key], field);
+    });
+  }
+  return value === old;
 }
 
 function typeError(at: Path, name: string, expected: string, actual: string, fix: string): FieldError {

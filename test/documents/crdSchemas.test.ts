@@ -2,7 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileCrd, compileSchema } from '../../src/crdSchemas/compileCrdSchema.ts';
 import { defaultCustomResource } from '../../src/crdSchemas/defaultCustomResource.ts';
-import { unknownFieldPaths, validateCustomResource } from '../../src/crdSchemas/checkCustomResource.ts';
+import {
+  unknownFieldPaths,
+  validateCustomResource,
+  validateCustomResourceStatusUpdate,
+  validateCustomResourceUpdate,
+} from '../../src/crdSchemas/checkCustomResource.ts';
 import { goFloat } from '../../src/crdSchemas/goValues.ts';
 
 // Cases from k8s.io/apiextensions-apiserver 1.32 (defaulting/algorithm_test.go, prunenulls_test.go,
@@ -209,6 +214,151 @@ test("Go prints a float64 bound as fmt's %v does", () => {
   assert.is(goFloat(123456), '123456');
   assert.is(goFloat(0.5), '0.5');
   assert.is(goFloat(0.00001), '1e-05');
+});
+
+// Cases from apiextensions-apiserver 1.32's pkg/apiserver/validation/ratcheting_test.go and
+// test/integration/ratcheting_test.go, which validate update(new, old).
+const numbers = compileSchema({
+  type: 'object',
+  properties: {
+    small: { type: 'number', maximum: 50 },
+    medium: { type: 'number', minimum: 50, maximum: 10000 },
+    nested: { type: 'object', properties: { small: { type: 'number', maximum: 50 } } },
+  },
+});
+const updateErrors = (schema: typeof numbers, next: unknown, old: unknown) =>
+  validateCustomResourceUpdate(next, old, schema).map((e) => e.message);
+
+test('an update reports no schema error in a field it leaves as it was, at any depth, and every one in a field it changes', () => {
+  assert.equal(updateErrors(numbers, { small: 500 }, { small: 500 }), []);
+  assert.equal(updateErrors(numbers, { small: 501 }, { small: 501, medium: 500 }), []);
+  assert.equal(updateErrors(numbers, { nested: { small: 501 } }, { nested: { small: 501, medium: 1 } }), []);
+  assert.equal(updateErrors(numbers, { small: 500 }, { small: 501 }), [
+    'small: Invalid value: 500: small in body should be less than or equal to 50',
+  ]);
+  assert.equal(updateErrors(numbers, { nested: { small: 500 } }, { nested: { small: 501 } }), [
+    'nested.small: Invalid value: 500: nested.small in body should be less than or equal to 50',
+  ]);
+  // A value put back after a valid one is new to the update that writes it.
+  assert.equal(validateCustomResource({ small: 500 }, numbers).length, 1);
+});
+
+test("an object's own checks are ratcheted only when the whole object is unchanged", () => {
+  const restricted = compileSchema({
+    type: 'object',
+    properties: {
+      restricted: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } },
+      other: { type: 'string' },
+    },
+  });
+  const old = { restricted: { key1: 'hi', key2: 'there' } };
+  assert.equal(updateErrors(restricted, { ...old, other: 'yo' }, old), []);
+  assert.equal(updateErrors(restricted, { restricted: { key1: 'changed', key2: 'there' } }, old), [
+    'restricted: Too many: 2: must have at most 1 items',
+  ]);
+  const required = compileSchema({
+    type: 'object',
+    properties: { spec: { type: 'object', required: ['size'], properties: { size: {}, color: {} } } },
+  });
+  assert.equal(updateErrors(required, { spec: { color: 'red' } }, { spec: { color: 'blue' } }), [
+    'spec.size: Required value',
+  ]);
+  // A field the schema does not declare cannot be matched, so its object never counts as unchanged.
+  const open = compileSchema({
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        required: ['size'],
+        'x-kubernetes-preserve-unknown-fields': true,
+        properties: { size: { type: 'integer', minimum: 1 } },
+      },
+    },
+  });
+  assert.equal(updateErrors(open, { spec: { free: 1 } }, { spec: { free: 1 } }), ['spec.size: Required value']);
+  assert.equal(updateErrors(open, { spec: { size: 0, free: 2 } }, { spec: { size: 0, free: 1 } }), []);
+});
+
+test("a map list's items are matched with the old ones by their keys, an atomic list's not at all", () => {
+  const lists = compileSchema({
+    type: 'object',
+    properties: {
+      ports: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name', 'port'],
+        items: {
+          type: 'object',
+          required: ['name', 'port'],
+          properties: { name: { type: 'string' }, port: { type: 'number', multipleOf: 2 }, field: { type: 'string' } },
+        },
+      },
+      values: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string', minLength: 6 } } },
+    },
+  });
+  const port = (name: string, p: number, field = 'value') => ({ name, port: p, field });
+  const old = { ports: [port('nginx', 443), port('etcd', 2379), port('kube-apiserver', 6443)] };
+  const reordered = { ports: [port('kube-apiserver', 6443, 'changed'), port('nginx', 443), port('etcd', 2379)] };
+  assert.equal(updateErrors(lists, reordered, old), []);
+  assert.equal(updateErrors(lists, { ports: [...reordered.ports, port('dev', 8081)] }, old), [
+    'ports[3].port: Invalid value: 8081: ports[3].port in body should be a multiple of 2',
+  ]);
+  const values = { values: [{ name: '1', key: 'value' }] };
+  assert.equal(updateErrors(lists, values, values), []);
+  assert.equal(updateErrors(lists, { values: [{ name: '1', key: 'value', key2: 'valid value' }] }, values), [
+    'values[0].name: Invalid value: "1": values[0].name in body should be at least 6 chars long',
+    'values[0].key: Invalid value: "value": values[0].key in body should be at least 6 chars long',
+  ]);
+});
+
+test("an update's list-type duplicates are not checked when the old object already had some", () => {
+  const sets = compileSchema({
+    type: 'object',
+    properties: {
+      a: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'integer' } },
+      b: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'integer' } },
+    },
+  });
+  assert.equal(updateErrors(sets, { a: [1, 1], b: [2, 2] }, { a: [1, 1] }), []);
+  assert.equal(updateErrors(sets, { a: [1], b: [2, 2] }, { a: [1] }), ['b[1]: Duplicate value: 2']);
+});
+
+test("a combinator's branch whose only errors are in unchanged fields passes", () => {
+  const anyOf = compileSchema({
+    type: 'object',
+    properties: { size: { type: 'integer' }, color: { type: 'string' } },
+    anyOf: [{ properties: { size: { minimum: 5 } } }, { properties: { size: { maximum: -5 } } }],
+  });
+  assert.equal(updateErrors(anyOf, { size: 0, color: 'red' }, { size: 0 }), []);
+  assert.equal(updateErrors(anyOf, { size: 1 }, { size: 0 }), [
+    '<nil>: Invalid value: "": "" must validate at least one schema (anyOf)',
+    'size: Invalid value: 1: size in body should be greater than or equal to 5',
+  ]);
+});
+
+test("the status subresource's update validates its status whole, without ratcheting", () => {
+  const schema = compileSchema({
+    type: 'object',
+    properties: { status: { type: 'object', properties: { count: { type: 'integer', minimum: 1 } } } },
+  });
+  const old = { status: { count: 0 } };
+  assert.equal(
+    validateCustomResourceStatusUpdate(old, old, schema).map((e) => e.message),
+    ['status.count: Invalid value: 0: status.count in body should be greater than or equal to 1'],
+  );
+  assert.equal(validateCustomResourceStatusUpdate({}, old, schema), []);
+  // Nor does it check embedded resources, as the main resource's update does.
+  const embedding = compileSchema({
+    type: 'object',
+    properties: {
+      status: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  });
+  assert.equal(validateCustomResourceStatusUpdate({ status: { apiVersion: 'v1' } }, {}, embedding), []);
+  assert.equal(
+    validateCustomResourceUpdate({ status: { apiVersion: 'v1' } }, {}, embedding).map((e) => e.message),
+    ['status.kind: Required value: must not be empty'],
+  );
 });
 
 test.run();

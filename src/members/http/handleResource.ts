@@ -397,7 +397,7 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
   const meta = metadataErrors(rt, object);
   const schema = customResourceSchema(rt);
   if (schema) {
-    const errors = [...meta, ...customResourceErrors(object, schema)];
+    const errors = [...meta, ...customResourceErrors(object, schema, previous)];
     if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
     return;
   }
@@ -417,10 +417,15 @@ function withStatusOf(next: KubeObject, current: KubeObject): KubeObject {
   return current.status === undefined ? rest : { ...rest, status: current.status };
 }
 
-/** The status strategy's validation of a custom resource: its status against the schema's, its spec not read. */
-function validateStatus(rt: ResourceType, object: KubeObject): void {
+/**
+ * The status strategy's validation of a custom resource: its status against the schema's, its spec not read (the
+ * strategy validates the stored object with the written status).
+ */
+function validateStatus(rt: ResourceType, object: KubeObject, current: KubeObject): void {
   const schema = customResourceSchema(rt);
-  const errors = schema ? customResourceStatusErrors(object, schema) : [];
+  const written: KubeObject = { ...current, status: object.status };
+  if (object.status === undefined) delete written.status;
+  const errors = schema ? customResourceStatusErrors(written, current, schema) : [];
   if (errors.length > 0) throw invalidFields(rt.kind, rt.group, object.metadata.name ?? '', errors);
 }
 
@@ -765,7 +770,7 @@ function writeUpdate(
   if (scope !== 'status') {
     defaultAndAllocate(ctx, rt, next, current);
     validate(rt, scope === 'main' ? withStatusOf(next, current) : next, current);
-  } else validateStatus(rt, next);
+  } else validateStatus(rt, next, current);
   dropOmittedFields(ctx, rt, next);
   const tracked: KubeObject =
     scope === 'status'
@@ -980,7 +985,7 @@ async function applyObject(
   if (scope !== 'status') {
     defaultAndAllocate(ctx, rt, merged, current);
     validate(rt, scope === 'main' ? withStatusOf(merged, current) : merged, current);
-  } else validateStatus(rt, merged);
+  } else validateStatus(rt, merged, current);
   if (options.dryRun) {
     sendJson(res, 200, withVersion(dryRunResult(current, merged, storageType(ctx, rt)), rt));
     return;

@@ -4,7 +4,13 @@
 // unstructuredDefaulter), which runs on every decode, of a request body and of a stored object alike; and the
 // strategy's validation (pkg/registry/customresource/strategy.go, validator.go). CEL rules are not evaluated.
 import { compileSchema, type CompiledSchema } from '../../crdSchemas/compileCrdSchema.ts';
-import { unknownFieldPaths, validateCustomResource, type Path } from '../../crdSchemas/checkCustomResource.ts';
+import {
+  type Path,
+  unknownFieldPaths,
+  validateCustomResource,
+  validateCustomResourceStatusUpdate,
+  validateCustomResourceUpdate,
+} from '../../crdSchemas/checkCustomResource.ts';
 import { fieldPathText } from '../../api/unknownFields.ts';
 import { defaultCustomResource } from '../../crdSchemas/defaultCustomResource.ts';
 import type { FieldError } from '../ApiError.ts';
@@ -51,29 +57,27 @@ export function defaultInPlace(object: KubeObject, schema: CompiledSchema): void
   Object.assign(object, defaulted);
 }
 
-/** The strategy's schema validation of a whole object (create and update), as the 422's field errors. */
-export function customResourceErrors(object: KubeObject, schema: CompiledSchema): FieldError[] {
-  return validateCustomResource(object, schema).map((e) => toFieldError(e.path, e.message));
+/**
+ * The strategy's schema validation of a whole object, as the 422's field errors: on create, or (given the stored
+ * object it replaces, decoded) on update, where errors in what the update leaves as it was are ratcheted away.
+ */
+export function customResourceErrors(object: KubeObject, schema: CompiledSchema, previous?: KubeObject): FieldError[] {
+  const found = previous
+    ? validateCustomResourceUpdate(object, previous, schema)
+    : validateCustomResource(object, schema);
+  return found.map((e) => toFieldError(e.path, e.message));
 }
 
 /**
- * The status strategy's validation (ValidateStatusUpdate): only status, against the schema's status property, and
- * nothing when the object has no status.
+ * The status strategy's validation (ValidateStatusUpdate) of `object`, the stored `previous` with the written status:
+ * only status, against the schema's status property, and nothing of it when the object has no status.
  */
-export function customResourceStatusErrors(object: KubeObject, schema: CompiledSchema): FieldError[] {
-  const status = schema.properties?.get('status');
-  if (!Object.hasOwn(object, 'status') || !status) return [];
-  const onlyStatus: CompiledSchema = {
-    nullable: false,
-    preserveUnknownFields: false,
-    embeddedResource: false,
-    intOrString: false,
-    exclusiveMaximum: false,
-    exclusiveMinimum: false,
-    uniqueItems: false,
-    properties: new Map([['status', status]]),
-  };
-  return validateCustomResource({ status: object.status }, onlyStatus).map((e) => toFieldError(e.path, e.message));
+export function customResourceStatusErrors(
+  object: KubeObject,
+  previous: KubeObject,
+  schema: CompiledSchema,
+): FieldError[] {
+  return validateCustomResourceStatusUpdate(object, previous, schema).map((e) => toFieldError(e.path, e.message));
 }
 
 /** field.Error's parts from the module's full text (`spec.size: Required value`). */
