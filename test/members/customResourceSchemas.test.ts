@@ -201,4 +201,24 @@ test("an object stored before its CRD's schema changed reads with the new defaul
   await ok(['apply', '-f', '-'], crd(SPEC));
 });
 
+test('a write that only fills in a default added since the object was stored leaves its generation', async () => {
+  const generation = async (name: string) =>
+    JSON.parse((await ok(['get', `widget/${name}`, '-o', 'json'])).stdout).metadata.generation;
+  await ok(['apply', '-f', '-'], widget('labelled', '{size: 1}'));
+  await ok(['apply', '-f', '-'], widget('replaced', '{size: 1}'));
+  await ok(['apply', '-f', '-'], crd(`${SPEC}              shape: {type: string, default: square}\n`));
+  await ok(['label', 'widget/labelled', 'tier=one']);
+  assert.is(await generation('labelled'), 1);
+  const read = JSON.parse((await ok(['get', 'widget/replaced', '-o', 'json'])).stdout);
+  assert.equal(read.spec, { size: 1, color: 'red', shape: 'square' });
+  await ok(
+    ['replace', '-f', '-'],
+    JSON.stringify({ ...read, metadata: { ...read.metadata, labels: { tier: 'one' } } }),
+  );
+  assert.is(await generation('replaced'), 1);
+  await ok(['patch', 'widget/replaced', '--type=merge', '-p', '{"spec":{"size":2}}']);
+  assert.is(await generation('replaced'), 2);
+  await ok(['apply', '-f', '-'], crd(SPEC));
+});
+
 test.run();

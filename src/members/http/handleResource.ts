@@ -796,7 +796,7 @@ function writeUpdate(
     sendJson(res, 200, withVersion(dryRunResult(current, write, storageType(ctx, rt)), rt));
     return;
   }
-  const stored = ctx.store.update(storageType(ctx, rt), write, scope === 'status' ? 'all' : scope);
+  const stored = ctx.store.update(storageType(ctx, rt), write, scope === 'status' ? 'all' : scope, current);
   sendJson(res, 200, withVersion(stored, rt));
 }
 
@@ -994,7 +994,7 @@ async function applyObject(
   // GuaranteedUpdate stores: a resourceVersion in it is a precondition, as for any update.
   const precondition = (applied.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
   if (typeof precondition === 'string' && precondition !== '') merged.metadata.resourceVersion = precondition;
-  const stored = ctx.store.update(storageType(ctx, rt), merged, scope === 'status' ? 'all' : scope);
+  const stored = ctx.store.update(storageType(ctx, rt), merged, scope === 'status' ? 'all' : scope, current);
   sendJson(res, 200, withVersion(stored, rt));
 }
 
@@ -1200,6 +1200,6 @@ async function handleScale(
     );
   }
   if (desired.metadata?.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
-  const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main');
+  const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main', current);
   sendJson(res, 200, toScale(stored));
 }

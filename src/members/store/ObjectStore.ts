@@ -168,9 +168,11 @@ export class ObjectStore {
   /**
    * Replaces an object. `scope` decides which parts the caller may change: 'main' keeps the stored status,
    * 'status' keeps everything but status (the status subresource), 'all' is for controllers. A
-   * resourceVersion in the input is a precondition (409 when stale). Identical writes emit nothing.
+   * resourceVersion in the input is a precondition (409 when stale). Identical writes emit nothing. `decoded` is the
+   * stored object as the registry read it (a custom resource with its schema's defaults of now): the generation
+   * goes up when the input's spec differs from that, not from the stored bytes.
    */
-  update(rt: ResourceType, input: KubeObject, scope: WriteScope = 'all'): KubeObject {
+  update(rt: ResourceType, input: KubeObject, scope: WriteScope = 'all', decoded?: KubeObject): KubeObject {
     const resource = resourceKeyOf(rt);
     const name = input.metadata.name!;
     const namespace = rt.namespaced ? input.metadata.namespace : undefined;
@@ -207,7 +209,7 @@ export class ObjectStore {
     checkNoNewFinalizers(rt, name, current, next);
     if (rt.tracksGeneration) {
       const generation = current.metadata.generation ?? 1;
-      next.metadata.generation = generationChanged(rt, current, next) ? generation + 1 : generation;
+      next.metadata.generation = generationChanged(rt, decoded ?? current, next) ? generation + 1 : generation;
     } else {
       delete next.metadata.generation;
     }
