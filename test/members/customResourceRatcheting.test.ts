@@ -129,4 +129,46 @@ test('the status subresource validates status whole: its unchanged values are no
   );
 });
 
+test("a custom resource's scale subresource writes replicas the schema admits, keeping its unchanged values", async () => {
+  const pools = (maximum: number) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: pools.example.com}
+spec:
+  group: example.com
+  names: {kind: Pool, plural: pools, singular: pool}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, maximum: 5}
+              size: {type: integer, maximum: ${maximum}}
+          status: {type: object, properties: {replicas: {type: integer}}}
+`;
+  await ok(['apply', '-f', '-'], pools(10));
+  await ok(['wait', '--for=condition=Established', 'crd/pools.example.com']);
+  await ok(
+    ['create', '-f', '-'],
+    'apiVersion: example.com/v1\nkind: Pool\nmetadata: {name: p, namespace: default}\nspec: {replicas: 1, size: 8}\n',
+  );
+  await ok(['apply', '-f', '-'], pools(5));
+  await ok(['scale', 'pool/p', '--replicas=3']);
+  await refused(
+    ['scale', 'pool/p', '--replicas=6'],
+    'The Pool "p" is invalid: spec.replicas: Invalid value: 6: spec.replicas in body should be less than or equal to 5',
+  );
+  const pool = JSON.parse((await ok(['get', 'pool/p', '-o', 'json'])).stdout);
+  assert.equal(pool.spec, { replicas: 3, size: 8 });
+});
+
 test.run();

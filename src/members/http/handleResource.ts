@@ -1200,6 +1200,9 @@ async function handleScale(
     );
   }
   if (desired.metadata?.resourceVersion) next.metadata.resourceVersion = desired.metadata.resourceVersion;
+  // A custom resource's Scale is written through its main store, whose strategy validates the result against the
+  // CRD's schema (apiextensions' ScaleREST.Update).
+  if (path.rt.crd) validate(path.rt, next, current);
   const stored = options.dryRun ? next : ctx.store.update(path.rt, next, 'main', current);
   sendJson(res, 200, toScale(stored));
 }
