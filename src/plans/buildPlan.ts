@@ -10,7 +10,7 @@ import { renderUnifiedDiff } from './renderUnifiedDiff.ts';
 import { maskSecretValues } from './maskSecretValues.ts';
 import { memberText } from './memberText.ts';
 import { lookTwiceReasons } from './lookTwice.ts';
-import { appliedNameNeedle, overrideCauses, quietOverrides, type OverrideCause } from './overrideCauses.ts';
+import { appliedPolicies, overrideExplainer, quietOverrides, type OverrideCause } from './overrideCauses.ts';
 import type { Located } from '../api/model.ts';
 import type { OverridePolicy } from '../api/policy.ts';
 import type { ClusterPlan, LookTwiceNote, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
@@ -58,6 +58,7 @@ export function buildPlan(input: PlanInput): Plan {
   const basePolicies = base.overridePolicies ?? [];
   const headPolicies = head.overridePolicies ?? [];
   const named = new Set<OverrideCause['policy']>();
+  const overrideCauses = overrideExplainer(basePolicies, headPolicies);
   const paths = [...new Set([...base.files.keys(), ...head.files.keys()])]
     .filter((p) => p.startsWith('clusters/'))
     .sort();
@@ -79,7 +80,7 @@ export function buildPlan(input: PlanInput): Plan {
       continue;
     }
     const [oldShown, newShown] = maskSecretValues(oldText, newText);
-    const overrides = overrideCauses(before, after, parseRefKey(ref).namespace, basePolicies, headPolicies);
+    const overrides = overrideCauses(before, after, parseRefKey(ref).namespace);
     for (const c of overrides) named.add(c.policy);
     const object: PlannedObject = {
       ref,
@@ -102,15 +103,11 @@ export function buildPlan(input: PlanInput): Plan {
     ...Object.values(clusters).flatMap((c) => [...c.added, ...c.removed, ...c.released].map((o) => o.ref)),
   ]);
   const problems = [...head.problems].sort(compareProblems);
-  const quiet = quietOverrides(basePolicies, headPolicies, named, (kind, namespace, name) => {
-    const needle = appliedNameNeedle(name);
-    for (const [path, text] of head.files) {
-      if (!path.startsWith('clusters/') || !text.includes(needle)) continue;
-      // An OverridePolicy applies in its own namespace only: a namesake elsewhere is another policy.
-      if (kind === 'ClusterOverridePolicy' || path.split('/')[2] === namespace) return true;
-    }
-    return false;
-  });
+  // Read only when some added or edited policy changes nothing, and then once for all of them.
+  let applied: ReadonlySet<string> | undefined;
+  const quiet = quietOverrides(basePolicies, headPolicies, named, (policy) =>
+    (applied ??= appliedPolicies(head.files)).has(policy),
+  );
   // ref → source → the clusters of the change it explains (per cluster for scoped units' variants).
   const sources = new Map<string, Map<string, { clusters: string[]; scoped: boolean }>>();
   for (const [name, c] of Object.entries(clusters))

@@ -42,33 +42,61 @@ const ANNOTATIONS: readonly [Kind, string][] = [
   ['OverridePolicy', APPLIED_OVERRIDES_ANNOTATION],
 ];
 
+/** Per side, the policies by describePolicy and each one's rules' overriders as the annotations write them. */
+interface PolicyIndex {
+  byName: ReadonlyMap<string, Located<OverridePolicy>>;
+  rules: Map<Located<OverridePolicy>, [number, string][]>;
+}
+
 /**
  * The rules applied on one side and not the other, named as the policies of that side define them. A rule whose
  * overriders were edited is applied on both sides with different overriders: it is one "changed" cause.
+ *
+ * Made once per plan: a policy that touches every Deployment of a fleet puts the same annotation on tens of thousands
+ * of changed manifests, so each annotation value is parsed once, and an object whose annotations are the same on both
+ * sides (its change is not an override's) costs a scan of its metadata lines only.
  */
-export function overrideCauses(
-  before: string | undefined,
-  after: string | undefined,
-  namespace: string,
+export function overrideExplainer(
   basePolicies: readonly Located<OverridePolicy>[],
   headPolicies: readonly Located<OverridePolicy>[],
-): OverrideCause[] {
-  const old = appliedItems(before);
-  const now = appliedItems(after);
-  const onlyOld = without(old, now).map((i) => locate(i, namespace, basePolicies));
-  const onlyNow = without(now, old).map((i) => locate(i, namespace, headPolicies));
-  const causes: OverrideCause[] = [];
-  for (const n of onlyNow) {
-    const was = onlyOld.findIndex((o) => o.policy === n.policy && o.rule === n.rule);
-    if (was >= 0) onlyOld.splice(was, 1);
-    causes.push({ ...n, change: was >= 0 ? 'changed' : 'now applies' });
-  }
-  for (const o of onlyOld) {
-    const defined = headPolicies.find((p) => describePolicy(p.object) === o.policy);
-    const source = defined ? sourceOf(defined) : o.source;
-    causes.push({ ...o, ...(source ? { source } : {}), change: 'no longer applies' });
-  }
-  return causes;
+): (before: string | undefined, after: string | undefined, namespace: string) => OverrideCause[] {
+  const base = indexPolicies(basePolicies);
+  const head = indexPolicies(headPolicies);
+  const parsed = new Map<string, Item[]>();
+  const itemsOf = (kind: Kind, raw: string | undefined): Item[] => {
+    if (raw === undefined) return [];
+    const key = `${kind}\n${raw}`;
+    let items = parsed.get(key);
+    if (!items) parsed.set(key, (items = appliedItems(kind, raw)));
+    return items;
+  };
+  return (before, after, namespace) => {
+    const was = appliedAnnotations(before);
+    const is = appliedAnnotations(after);
+    const old: Item[] = [];
+    const now: Item[] = [];
+    // A kind whose annotation reads the same on both sides names the same rules there: nothing differs.
+    for (const [i, [kind]] of ANNOTATIONS.entries())
+      if (was[i] !== is[i]) {
+        old.push(...itemsOf(kind, was[i]));
+        now.push(...itemsOf(kind, is[i]));
+      }
+    if (old.length === 0 && now.length === 0) return [];
+    const onlyOld = without(old, now).map((i) => locate(i, namespace, base));
+    const onlyNow = without(now, old).map((i) => locate(i, namespace, head));
+    const causes: OverrideCause[] = [];
+    for (const n of onlyNow) {
+      const at = onlyOld.findIndex((o) => o.policy === n.policy && o.rule === n.rule);
+      if (at >= 0) onlyOld.splice(at, 1);
+      causes.push({ ...n, change: at >= 0 ? 'changed' : 'now applies' });
+    }
+    for (const o of onlyOld) {
+      const defined = head.byName.get(o.policy);
+      const source = defined ? sourceOf(defined) : o.source;
+      causes.push({ ...o, ...(source ? { source } : {}), change: 'no longer applies' });
+    }
+    return causes;
+  };
 }
 
 /**
@@ -79,14 +107,14 @@ export function quietOverrides(
   basePolicies: readonly Located<OverridePolicy>[],
   headPolicies: readonly Located<OverridePolicy>[],
   named: ReadonlySet<string>,
-  appliedAnywhere: (kind: Kind, namespace: string, name: string) => boolean,
+  appliedAnywhere: (policy: string) => boolean,
 ): QuietOverride[] {
   const before = new Map(basePolicies.map((p) => [describePolicy(p.object), JSON.stringify(p.object)]));
   const out: QuietOverride[] = [];
   for (const p of headPolicies) {
     const policy = describePolicy(p.object);
     if (named.has(policy) || before.get(policy) === JSON.stringify(p.object)) continue;
-    const applied = appliedAnywhere(p.object.kind, namespaceOf(p.object), p.object.metadata.name);
+    const applied = appliedAnywhere(policy);
     out.push({
       policy,
       source: sourceOf(p),
@@ -98,9 +126,27 @@ export function quietOverrides(
   return out.sort((a, b) => (a.policy < b.policy ? -1 : a.policy > b.policy ? 1 : 0));
 }
 
-/** `"policyName":"<name>"` as the annotation writes it: a cheap test of a whole tree before parsing anything. */
-export function appliedNameNeedle(name: string): string {
-  return `"policyName":${JSON.stringify(name)}`;
+/**
+ * Every policy a rendered tree's manifests record as applied, named as describePolicy names it (an OverridePolicy in
+ * the namespace of the object it applies to, its folder): one pass, each distinct annotation value parsed once.
+ */
+export function appliedPolicies(files: ReadonlyMap<string, string>): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  for (const [path, text] of files) {
+    if (!path.startsWith('clusters/')) continue;
+    const raws = appliedAnnotations(text);
+    for (const [i, [kind]] of ANNOTATIONS.entries()) {
+      const raw = raws[i];
+      if (raw === undefined) continue;
+      const ns = kind === 'ClusterOverridePolicy' ? '' : (path.split('/')[2] ?? '');
+      const key = `${ns}\n${kind}\n${raw}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const item of appliedItems(kind, raw)) out.add(`${kind} ${ns ? `${ns}/` : ''}${item.name}`);
+    }
+  }
+  return out;
 }
 
 export function describePolicy(p: OverridePolicy): string {
@@ -116,27 +162,61 @@ function sourceOf(p: Located<OverridePolicy>): string {
   return `${p.source.file}:${p.source.line}`;
 }
 
-function appliedItems(text: string | undefined): Item[] {
-  if (text === undefined || !text.includes('policy.karmada.io/applied-')) return [];
-  let annotations: Record<string, unknown> | undefined;
+/**
+ * The raw values (YAML scalars, as written) of the two annotations, in ANNOTATIONS' order, read from the lines of
+ * metadata.annotations alone: the rendered branch writes a manifest in block style, an annotation on one line at four
+ * spaces (manifestYaml.ts, lineWidth 0), and the same key elsewhere in the object is its own data.
+ */
+export function appliedAnnotations(text: string | undefined): readonly (string | undefined)[] {
+  const out: (string | undefined)[] = ANNOTATIONS.map(() => undefined);
+  if (text === undefined) return out;
+  let at = text.startsWith('metadata:\n') ? 0 : text.indexOf('\nmetadata:\n') + 1;
+  if (at === 0 && !text.startsWith('metadata:\n')) return out;
+  at += 'metadata:\n'.length;
+  let inAnnotations = false;
+  // Up to the next top-level key; an empty line is a block scalar's (another annotation's multi-line value).
+  while (at < text.length && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === NEWLINE)) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    if (end === at) {
+      at += 1;
+      continue;
+    }
+    if (text.charCodeAt(at + 2) !== SPACE) inAnnotations = text.startsWith('  annotations:\n', at);
+    else if (inAnnotations && text.charCodeAt(at + 3) === SPACE && text.startsWith(APPLIED_PREFIX, at + 4))
+      for (const [i, [, key]] of ANNOTATIONS.entries())
+        if (text.startsWith(`${key}: `, at + 4)) out[i] = text.slice(at + 4 + key.length + 2, end);
+    at = end + 1;
+  }
+  return out;
+}
+
+const APPLIED_PREFIX = 'policy.karmada.io/applied-';
+const SPACE = 32;
+const NEWLINE = 10;
+
+/** The items of one annotation's raw YAML scalar: Karmada's JSON list of {policyName, overriders}. */
+function appliedItems(kind: Kind, raw: string): Item[] {
+  // The rendered branch single-quotes a JSON list; any other spelling goes through the YAML reader.
+  let value: unknown;
   try {
-    annotations = (parseYamlValue(text) as { metadata?: { annotations?: Record<string, unknown> } } | null)?.metadata
-      ?.annotations;
+    value =
+      raw.length > 1 && raw.startsWith("'") && raw.endsWith("'")
+        ? raw.slice(1, -1).replaceAll("''", "'")
+        : parseYamlValue(raw);
   } catch {
     return [];
   }
-  const items: Item[] = [];
-  for (const [kind, key] of ANNOTATIONS) {
-    const value = annotations?.[key];
-    if (typeof value !== 'string') continue;
-    try {
-      for (const i of JSON.parse(value) as { policyName: string; overriders: unknown }[])
-        items.push({ kind, name: i.policyName, overriders: JSON.stringify(i.overriders) });
-    } catch {
-      // not Karmada's format: nothing to name
-    }
+  if (typeof value !== 'string') return [];
+  try {
+    return (JSON.parse(value) as { policyName: string; overriders: unknown }[]).map((i) => ({
+      kind,
+      name: i.policyName,
+      overriders: JSON.stringify(i.overriders),
+    }));
+  } catch {
+    return []; // not Karmada's format: nothing to name
   }
-  return items;
 }
 
 /** The items of `a` that `b` lacks, counted as a multiset: a policy may apply two identical rules. */
@@ -151,20 +231,27 @@ function without(a: readonly Item[], b: readonly Item[]): Item[] {
 }
 
 /** The policy an item names (its namespace the object's, for an OverridePolicy) and the rule with its overriders. */
-function locate(
-  item: Item,
-  namespace: string,
-  policies: readonly Located<OverridePolicy>[],
-): Omit<OverrideCause, 'change'> {
+function locate(item: Item, namespace: string, policies: PolicyIndex): Omit<OverrideCause, 'change'> {
   const ns = item.kind === 'ClusterOverridePolicy' ? '' : namespace;
   const policy = `${item.kind} ${ns ? `${ns}/` : ''}${item.name}`;
-  const defined = policies.find((p) => describePolicy(p.object) === policy);
+  const defined = policies.byName.get(policy);
   if (!defined) return { policy };
-  const rules: [number, Overriders | undefined][] = defined.object.spec.overrideRules?.length
-    ? defined.object.spec.overrideRules.map((r, i) => [i, r.overriders])
-    : [[-1, defined.object.spec.overriders]];
-  const rule = rules.find(([, o]) => normalised(o) === item.overriders)?.[0];
+  let rules = policies.rules.get(defined);
+  if (!rules) {
+    rules = defined.object.spec.overrideRules?.length
+      ? defined.object.spec.overrideRules.map((r, i) => [i, normalised(r.overriders)])
+      : [[-1, normalised(defined.object.spec.overriders)]];
+    policies.rules.set(defined, rules);
+  }
+  const rule = rules.find(([, o]) => o === item.overriders)?.[0];
   return { policy, ...(rule !== undefined ? { rule } : {}), source: sourceOf(defined) };
+}
+
+function indexPolicies(policies: readonly Located<OverridePolicy>[]): PolicyIndex {
+  const byName = new Map<string, Located<OverridePolicy>>();
+  // The first of a name, as a linear search found it.
+  for (const p of policies) if (!byName.has(describePolicy(p.object))) byName.set(describePolicy(p.object), p);
+  return { byName, rules: new Map() };
 }
 
 function normalised(overriders: Overriders | undefined): string {
