@@ -150,6 +150,10 @@ export function fieldSchema(key: string, s: CompiledSchema | undefined): Compile
  * flags; undefined when JavaScript cannot read it (then it is not checked here: kube-apiserver accepted it).
  */
 function goRegExp(pattern: string): RegExp | undefined {
+  // Go's RE2 matches in linear time; JavaScript's engine backtracks, and a repeated group that itself repeats or
+  // alternates (`^(a+)+$`) takes exponential time on a value that almost matches: a CRD and an object of a pull
+  // request would hold the render for ever. Such a pattern is left unchecked, as one JavaScript cannot read.
+  if (mayBacktrackExponentially(pattern)) return undefined;
   let source = pattern;
   let flags = 'u';
   const inline = /^\(\?([imsU]+)\)/.exec(source);
@@ -169,4 +173,48 @@ function goRegExp(pattern: string): RegExp | undefined {
       return undefined;
     }
   }
+}
+
+/**
+ * Whether a pattern has a group repeated without bound (`*`, `+`, `{n,}`, `{n,m}` with m > 1) that holds a quantifier
+ * or an alternation: the shape that makes a backtracking engine exponential. Escapes and character classes are
+ * skipped; a group repeated at most once (`?`, `{0,1}`) is not counted. Pure.
+ */
+export function mayBacktrackExponentially(pattern: string): boolean {
+  const open: boolean[] = []; // per open group: whether it holds a quantifier or `|`
+  const repeatsAt = (i: number): boolean => {
+    const c = pattern[i];
+    if (c === '*' || c === '+') return true;
+    if (c !== '{') return false;
+    const bound = /^\{(\d*)(,(\d*))?\}/.exec(pattern.slice(i));
+    if (!bound) return false;
+    if (bound[2] === undefined) return Number(bound[1]) > 1;
+    return bound[3] === '' || Number(bound[3]) > 1;
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      // A class ends at the first `]` past its first character (`[]a]` holds `]`), escapes skipped.
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      if (pattern[j] === ']') j++;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j;
+      continue;
+    }
+    if (c === '(') open.push(false);
+    else if (c === ')') {
+      const inner = open.pop() ?? false;
+      if (inner && repeatsAt(i + 1)) return true;
+      // What the group held, and the group itself when quantified, count for the group around it.
+      if (open.length > 0 && (inner || /^[*+?{]/.test(pattern[i + 1] ?? ''))) open[open.length - 1] = true;
+    } else if (c === '|' || c === '*' || c === '+' || c === '?' || c === '{') {
+      if (open.length > 0) open[open.length - 1] = true;
+    }
+  }
+  return false;
 }

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileCrd, compileSchema } from '../../src/crdSchemas/compileCrdSchema.ts';
+import { compileCrd, compileSchema, mayBacktrackExponentially } from '../../src/crdSchemas/compileCrdSchema.ts';
 import { defaultCustomResource } from '../../src/crdSchemas/defaultCustomResource.ts';
 import {
   unknownFieldPaths,
@@ -359,6 +359,25 @@ test("the status subresource's update validates its status whole, without ratche
     validateCustomResourceUpdate({ status: { apiVersion: 'v1' } }, {}, embedding).map((e) => e.message),
     ['status.kind: Required value: must not be empty'],
   );
+});
+
+test("a pattern JavaScript's backtracking would take exponential time on is left unchecked, so a pull request's CRD cannot hold the render", () => {
+  for (const p of ['^(a+)+$', '^(a|a)*$', '((ab)*)+', '^(x+y?){2,}$']) assert.ok(mayBacktrackExponentially(p), p);
+  for (const p of [
+    '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+    '^([a-z]+)?$',
+    '^[(a+)]+$',
+    '^(\\+a)+$',
+    '^(ab){2,}$',
+    '^[a-z]+$',
+  ])
+    assert.not.ok(mayBacktrackExponentially(p), p);
+  const schema = compileSchema({
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } } },
+  });
+  // Checked with JavaScript's engine these 41 characters would take hours: the test would not end.
+  assert.equal(validateCustomResource({ spec: { name: `${'a'.repeat(40)}b` } }, schema), []);
 });
 
 test.run();
