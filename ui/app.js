@@ -4,6 +4,7 @@
 import { h, render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { humanDuration } from './shared/humanDuration.mjs';
 
 const html = htm.bind(h);
 const PAGE = 50;
@@ -103,6 +104,24 @@ function Badge({ tone, children, title }) {
   return html`<span class=${`badge ${tone}`} title=${title ?? ''}><span aria-hidden="true">${mark} </span>${children}</span>`;
 }
 
+/** The time now, moved on every second while a view shows ages, so "45s ago" counts as kubectl's AGE would. */
+function useNow() {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(tick);
+  }, []);
+  return now;
+}
+
+/** A moment as kubectl prints an age ("5m30s ago"), the timestamp itself on hover; text that is no time, as it is. */
+function Ago({ at }) {
+  const now = useNow();
+  const t = Date.parse(at);
+  if (Number.isNaN(t)) return at;
+  return html`<time datetime=${at} title=${at}>${humanDuration(now - t)} ago</time>`;
+}
+
 function ErrorNote({ error }) {
   return error ? html`<p class="error" role="alert">Could not load: ${error}</p>` : null;
 }
@@ -136,8 +155,7 @@ function conditionOf(cluster, type) {
  */
 const CLUSTER_ROWS = 20;
 
-function ClustersTable({ clusters: all, applied, heartbeats }) {
-  const [firstRow, setFirstRow] = useState(0);
+function ClustersTable({ clusters: all, applied, heartbeats, firstRow, setFirstRow }) {
   const start = Math.min(firstRow, Math.max(0, all.length - 1));
   const clusters = all.slice(start, start + CLUSTER_ROWS);
   const pager =
@@ -153,7 +171,7 @@ function ClustersTable({ clusters: all, applied, heartbeats }) {
       <caption><span>Clusters</span></caption>
       <thead><tr>
         <th scope="col">Name</th><th scope="col">Ready</th><th scope="col">Version</th><th scope="col">Mode</th>
-        <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Ready since</th><th scope="col">Last heartbeat</th>
+        <th scope="col">Taints</th><th scope="col">Capacity</th><th scope="col">Applied</th><th scope="col">Ready changed</th><th scope="col">Last heartbeat</th>
       </tr></thead>
       <tbody>
         ${clusters.map((c) => {
@@ -184,8 +202,8 @@ function ClustersTable({ clusters: all, applied, heartbeats }) {
                     ? html`<${Badge} tone="ok">up to date</${Badge}>`
                     : html`<${Badge} tone="wait">not up to date</${Badge}>`
             } <code>${short(a?.renderedCommit)}</code></td>
-            <td>${ready?.lastTransitionTime ?? '—'}</td>
-            <td>${heartbeats[name] ?? ((c.spec?.syncMode ?? 'Push') === 'Push' ? 'probed by the reconciler' : '—')}</td>
+            <td>${ready?.lastTransitionTime ? html`<${Ago} at=${ready.lastTransitionTime} />` : '—'}</td>
+            <td>${heartbeats[name] ? html`<${Ago} at=${heartbeats[name]} />` : (c.spec?.syncMode ?? 'Push') === 'Push' ? 'probed by the reconciler' : '—'}</td>
           </tr>`;
         })}
       </tbody>
@@ -252,8 +270,7 @@ function Filters({ query, setQuery, workloads }) {
   </form>`;
 }
 
-function Matrix({ workloads, query, setQuery }) {
-  const [firstColumn, setFirstColumn] = useState(0);
+function Matrix({ workloads, query, setQuery, firstColumn, setFirstColumn }) {
   const names = query.cluster ? [query.cluster] : workloads.clusterNames;
   const start = Math.min(firstColumn, Math.max(0, names.length - 1));
   const columns = names.slice(start, start + COLUMNS);
@@ -327,14 +344,21 @@ function FleetView({ params, heads }) {
   const setQuery = useCallback((q) => {
     location.hash = link('/fleet', q);
   }, []);
-  const api = `/ui/api/fleet?${new URLSearchParams({ ...query, limit: String(PAGE) })}`;
+  // Where the cluster pagers stand is in the address too (a link or a reload shows the same rows), but the server
+  // answers the same whatever they say: they are not part of the question asked.
+  const { rows, columns, ...asked } = query;
+  const api = `/ui/api/fleet?${new URLSearchParams({ ...asked, limit: String(PAGE) })}`;
   const { data, error } = useApi(api, heads);
+  const at = (value) => Math.max(0, Number(value) || 0);
+  const moveTo = (field) => (n) => setQuery({ ...query, [field]: n > 0 ? String(n) : '' });
   return html`<div>
     <h1>Fleet</h1>
     <${ErrorNote} error=${error} />
     ${data
-      ? html`<${ClustersTable} clusters=${data.clusters.items} applied=${data.applied} heartbeats=${data.heartbeats} />
-          <${Matrix} workloads=${data.workloads} query=${query} setQuery=${setQuery} />`
+      ? html`<${ClustersTable} clusters=${data.clusters.items} applied=${data.applied} heartbeats=${data.heartbeats}
+            firstRow=${at(rows)} setFirstRow=${moveTo('rows')} />
+          <${Matrix} workloads=${data.workloads} query=${query} setQuery=${setQuery}
+            firstColumn=${at(columns)} setFirstColumn=${moveTo('columns')} />`
       : error
         ? null
         : html`<p class="loading">Loading…</p>`}
@@ -361,7 +385,7 @@ function BlameBlock({ blame }) {
   const s = blame.source;
   return html`<dl class="facts blame">
     <dt>Source commit</dt><dd><code>${short(s.sha)}</code> ${s.subject}${s.pullRequest !== undefined ? html` <span class="pr">PR #${s.pullRequest}</span>` : null}</dd>
-    <dt>Author</dt><dd>${`${s.author} <${s.email}> at ${s.date}`}</dd>
+    <dt>Author</dt><dd>${`${s.author} <${s.email}> `}<${Ago} at=${s.date} /></dd>
     <dt>Applied render</dt><dd><code>${short(blame.appliedRenderedCommit)}</code></dd>
     <dt>Latest</dt><dd>${
       blame.upToDate
@@ -431,7 +455,7 @@ function HistoryList({ history }) {
       <code>${short(h.sourceCommit ?? h.outputCommit)}</code> ${h.subject}
       ${h.renderedAgainFor !== undefined ? html`<div class="again">rendered again: ${h.renderedAgainFor}</div>` : null}
       ${h.pullRequest !== undefined ? html` <span class="pr">PR #${h.pullRequest}</span>` : null}
-      <span class="muted"> — ${h.author}, ${h.date}</span>
+      <span class="muted"> — ${h.author}, <${Ago} at=${h.date} /></span>
       <ul class="changes">${h.changes.map((c) => html`<li key=${c.path}>${c.cluster ?? 'binding'}: ${c.change}</li>`)}</ul>
     </li>`,
   )}</ol>`;
@@ -492,7 +516,7 @@ function CommitEntry({ c, heads }) {
       <code title=${c.renderedCommit}>${short(c.sourceCommit ?? c.renderedCommit)}</code>
       <strong>${c.subject}</strong>
       ${c.pullRequest !== undefined ? html`<span class="pr">PR #${c.pullRequest}</span>` : null}
-      <span class="muted"> ${c.author} · ${c.date}</span>
+      <span class="muted"> ${c.author} · <${Ago} at=${c.date} /></span>
       ${c.renderedAgainFor !== undefined ? html`<div class="again">rendered again: ${c.renderedAgainFor}</div>` : null}
     </div>
     <div class="flow"><span>source</span> → <span>rendered <code>${short(c.renderedCommit)}</code></span> → applied:

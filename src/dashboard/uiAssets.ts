@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { humanDuration } from '../time/humanDuration.ts';
 
 /** One file the page loads, held in memory: the whole UI is a few hundred kilobytes. */
 export interface UiAsset {
@@ -33,6 +34,13 @@ const VENDOR: Record<string, (require: NodeJS.Require) => string> = {
   'htm.mjs': (require) => path.join(path.dirname(require.resolve('htm')), 'htm.module.js'),
 };
 
+/**
+ * Functions the CLI and the page share, served as modules under /ui/shared/ from the code the CLI runs, so an age on
+ * the page reads as `kubectl get` and `flotilla get` print it, from one definition. Each is self-contained (no
+ * imports, no closure), which is what makes its source text a module of its own.
+ */
+const SHARED: Record<string, (...args: never[]) => unknown> = { 'humanDuration.mjs': humanDuration };
+
 /** Every file the page can ask for, by URL path under /ui/. */
 export function loadUiAssets(): Map<string, UiAsset> {
   const out = new Map<string, UiAsset>();
@@ -44,5 +52,7 @@ export function loadUiAssets(): Map<string, UiAsset> {
   const require = createRequire(import.meta.url);
   for (const [file, locate] of Object.entries(VENDOR))
     out.set(`/ui/vendor/${file}`, { body: readFileSync(locate(require)), type: TYPES['.mjs']! });
+  for (const [file, fn] of Object.entries(SHARED))
+    out.set(`/ui/shared/${file}`, { body: Buffer.from(`export ${fn.toString()}\n`), type: TYPES['.mjs']! });
   return out;
 }

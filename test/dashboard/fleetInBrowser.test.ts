@@ -71,6 +71,13 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   const nginxRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'nginx', exact: true }) });
   await nginxRow.locator('td.ready', { hasText: /^2\/2$/ }).waitFor(WAIT);
   assert.match(await text(nginxRow), /1\/1\s+✓ Healthy[\s\S]*1\/1\s+✓ Healthy/);
+  // Times read as kubectl's ages, the timestamp itself on hover.
+  const readyChanged = clusters
+    .getByRole('row', { name: /member1/ })
+    .locator('time')
+    .first();
+  assert.match(await text(readyChanged), /^\d+s ago$/);
+  assert.match((await readyChanged.getAttribute('title')) ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   await browser.screenshot('fleet-2-replicas');
 
   const message = 'nginx: 4 replicas <script>window.injected = true</script>';
@@ -85,6 +92,9 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   const commit = page.locator('li.commit', { hasText: message });
   await commit.waitFor(WAIT);
   assert.match(await text(commit), /member1: 1 changed/);
+  // The fleet's commits are dated from 2023-11-14 on: years ago, as kubectl would print it.
+  assert.match(await text(commit.locator('time')), /^\dy\d+d ago$/);
+  assert.match((await commit.locator('time').getAttribute('title')) ?? '', /^2023-11-1\dT[\d:]+\+00:00$/);
   await browser.screenshot('changes');
 
   await page.getByRole('link', { name: 'Fleet', exact: true }).click();
@@ -104,7 +114,7 @@ test('the fleet view shows member1..3 and nginx 2/2, follows a push to 4/4 and i
   assert.match(await text(member1.locator('pre.diff')), /-\s+replicas: 4\n\+\s+replicas: 2/);
   const blame = member1.locator('dl.blame');
   await blame.getByText(message).waitFor(WAIT);
-  assert.match(await text(blame), /Ada <ada@example\.com>/);
+  assert.match(await text(blame), /Ada <ada@example\.com> \dy\d+d ago/);
   await browser.screenshot('object-nginx');
 
   await fleet.members[2]!.stop();
