@@ -366,6 +366,7 @@ async function main(argv: string[]): Promise<number> {
     output: (output === 'markdown' ? 'text' : output) as 'text' | 'wide' | 'yaml' | 'json',
     out: (s: string) => process.stdout.write(s),
     err: (s: string) => process.stderr.write(s),
+    errIsTerminal: process.stderr.isTTY === true,
   };
   switch (command) {
     case 'validate':

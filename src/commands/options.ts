@@ -17,6 +17,8 @@ export interface CommonOptions {
   output: 'text' | 'wide' | 'yaml' | 'json';
   out: (s: string) => void;
   err: (s: string) => void;
+  /** Whether `err` writes to a terminal: long commands then show what they are doing (workingLine). Absent: no. */
+  errIsTerminal?: boolean;
 }
 
 /**

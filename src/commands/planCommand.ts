@@ -9,6 +9,7 @@ import { renderPlanText } from '../plans/renderPlanText.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
+import { workingLine } from './workingLine.ts';
 
 export type PlanFormat = 'text' | 'markdown' | 'json' | 'yaml';
 
@@ -32,6 +33,7 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
     throw new UsageError('plan needs --base REV and --head REV, e.g. flotilla plan --base main --head feature');
   const format: PlanFormat = opts.format ?? (opts.output === 'json' || opts.output === 'yaml' ? opts.output : 'text');
   const repo = await openRepo(opts.repo);
+  const working = workingLine(opts.err, opts.errIsTerminal === true);
   const plan = await readPlan(repo, {
     base: opts.base,
     head: opts.head,
@@ -39,7 +41,8 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
     ...(opts.clusterStatusFile ? {} : { autoscaled: await statusBranchAutoscaled(repo) }),
     ...(opts.pruneThreshold !== undefined ? { pruneThreshold: opts.pruneThreshold } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
-  });
+    onPhase: (text) => working.phase(`flotilla plan: ${text}`),
+  }).finally(() => working.done());
   if (format === 'json') opts.out(renderPlanJson(plan));
   else if (format === 'yaml') opts.out(renderPlanYaml(plan));
   else if (format === 'markdown') {

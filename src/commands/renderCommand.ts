@@ -13,17 +13,20 @@ import { CLUSTERS_PATH } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import { observedClusters, readClusterStatus, type CommonOptions } from './options.ts';
 import { UsageError } from '../errors/UsageError.ts';
+import { workingLine } from './workingLine.ts';
 
 export async function renderCommand(opts: CommonOptions & { outDir: string | undefined }): Promise<number> {
   const repo = await openRepo(opts.repo);
   if (opts.outDir) return renderToFolder(opts, opts.outDir);
   const sha = await resolveRev(repo, opts.rev);
   const clusterStatus = await readClusterStatus(opts.clusterStatusFile);
+  const working = workingLine(opts.err, opts.errIsTerminal === true);
+  working.phase(`flotilla render: rendering ${sha.slice(0, 12)} onto ${opts.outputRef.replace('refs/heads/', '')}`);
   const report = await renderRevision(repo, sha, {
     outputRef: opts.outputRef,
     ...(clusterStatus ? { clusterStatus } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
-  });
+  }).finally(() => working.done());
   for (const p of report.problems) opts.err(`${terminalSafe(formatProblem(p), { multiline: true })}\n`);
   const branch = opts.outputRef.replace('refs/heads/', '');
   if (!report.outputCommit) {
@@ -47,6 +50,8 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
   const makeFolder = await outFolderMaker(outDir);
   const repo = await openRepo(opts.repo);
   const previous = await readOutputFolder(outDir);
+  const working = workingLine(opts.err, opts.errIsTerminal === true);
+  working.phase(`flotilla render: rendering ${opts.rev} into ${outDir}`);
   const { sha, model, output, index } = await renderSnapshot(
     repo,
     opts.rev,
@@ -56,10 +61,12 @@ async function renderToFolder(opts: CommonOptions, outDir: string): Promise<numb
     undefined,
     undefined,
     opts.limits,
-  ).catch((err: unknown) => {
-    // A folder is not the rendered branch: nothing there is kept for the clusters, and nothing was written to it.
-    throw err instanceof SourceTooLargeError ? err.readBy('flotilla render', `and wrote nothing to ${outDir}`) : err;
-  });
+  )
+    .catch((err: unknown) => {
+      // A folder is not the rendered branch: nothing there is kept for the clusters, and nothing was written to it.
+      throw err instanceof SourceTooLargeError ? err.readBy('flotilla render', `and wrote nothing to ${outDir}`) : err;
+    })
+    .finally(() => working.done());
   await makeFolder();
   for (const [p, text] of [...output.edits, ...indexFiles(index)]) {
     const target = path.join(outDir, p);

@@ -22,6 +22,7 @@ import { lookTwiceProblems } from '../plans/lookTwice.ts';
 import { readUnitTakeovers } from '../units/unitTakeovers.ts';
 import { describeToolReport, findToolReport } from '../units/unitTools.ts';
 import { readClusterStatus, type CommonOptions } from './options.ts';
+import { workingLine } from './workingLine.ts';
 
 /**
  * Exit 0 when nothing is wrong (warnings allowed), 1 when any error was found. With `checkedOut` (no revision named),
@@ -33,6 +34,8 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
   const revision = rev === 'HEAD' ? checkedOutBranch(repo) : rev;
   const limits = sourceLimitsOf(opts.limits);
   const walk = { maxEntries: sourceTreeEntries(limits) };
+  const working = workingLine(opts.err, opts.errIsTerminal === true);
+  working.phase(`flotilla validate: rendering ${revision} to check it`);
   const snapshot = await renderSnapshot(
     repo,
     rev,
@@ -42,10 +45,12 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
     undefined,
     undefined,
     opts.limits,
-  ).catch((err: unknown) => {
-    if (err instanceof SourceTooLargeError) return err.readBy('flotilla validate');
-    throw err;
-  });
+  )
+    .catch((err: unknown) => {
+      if (err instanceof SourceTooLargeError) return err.readBy('flotilla validate');
+      throw err;
+    })
+    .finally(() => working.done());
   // A tree too large to walk is all there is to say: validate reads nothing of it, as a render holds it whole.
   if (snapshot instanceof SourceTooLargeError)
     return report(opts, await resolveRev(repo, rev), revision, [snapshot.problem], () => 'a tree too large to read');

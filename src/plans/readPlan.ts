@@ -33,6 +33,8 @@ export interface PlanRequest {
   outputRef?: string;
   /** --max-source-files, as the render this plan foresees has it; absent: the default. */
   limits?: RenderLimits;
+  /** Told each step as it starts (rendering the base, the head, comparing), for a person waiting on a large fleet. */
+  onPhase?: (text: string) => void;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   const rendered = await readRef(repo, req.outputRef ?? `refs/heads/${RENDERED_BRANCH}`);
   const renders = rendered ? await renderHistoryAt(repo, rendered) : null;
   const history = renders ? { renders } : {};
+  req.onPhase?.(`rendering the base (${req.base})`);
   const base = await renderSnapshot(
     repo,
     req.base,
@@ -60,6 +63,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   ).catch(unreadable);
   const baseFiles = new Map<string, string>();
   for (const [path, text] of base.output.edits) if (text !== null) baseFiles.set(path, text);
+  req.onPhase?.(`rendering the head (${req.head}) over the base's results`);
   const head = await renderSnapshot(
     repo,
     req.head,
@@ -75,6 +79,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
     if (text === null) headFiles.delete(path);
     else headFiles.set(path, text);
   }
+  req.onPhase?.('comparing what each cluster gets');
   const commit = await readCommitInfo(repo, head.sha);
   // A folder the change turns from a unit into an overlay's base: its objects' source moves, said in the plan.
   const takeovers = await readUnitTakeovers(repo, (await readCommitInfo(repo, base.sha)).tree, commit.tree, {
