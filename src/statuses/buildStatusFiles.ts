@@ -159,7 +159,7 @@ export function buildStatusFiles(
   }
 
   // Template path → (cluster → its new entry, or null to drop it). Refs kept to write the file header.
-  // unreflected: clusters whose declared statusReflection hook failed on the applied object.
+  // unreflected: clusters where reflecting the applied object failed (a declared statusReflection hook or the native rule).
   // unanswered: clusters that did not answer the apply, with the entry to write only when they have none yet.
   const entries = new Map<
     string,
@@ -230,8 +230,9 @@ export function buildStatusFiles(
       const custom = customizationFor(interpreters, ref);
       const live = res.live ? seenAs(res.live, ref) : undefined;
       const declared = applied && custom && live ? customReflectStatus(custom, live) : undefined;
-      if (declared === null) slot(res.ref).unreflected.add(r.cluster);
-      const status = applied && declared !== null ? (declared ?? reflectStatus(live)) : undefined;
+      const status = declared !== undefined ? declared : applied ? reflectStatus(live) : undefined;
+      // A hook or the native rule failed: Karmada leaves the Work's manifest status as it was.
+      if (status === null) slot(res.ref).unreflected.add(r.cluster);
       slot(res.ref).byCluster.set(r.cluster, {
         clusterName: r.cluster,
         applied,
@@ -288,9 +289,9 @@ export function buildStatusFiles(
       const item = items.get(cluster);
       if (!item?.applied || byCluster.has(cluster)) continue;
       const declared = custom ? customReflectStatus(custom, object) : undefined;
-      if (declared === null) continue;
+      const status = declared !== undefined ? declared : reflectStatus(object);
+      if (status === null) continue;
       const { status: _old, ...rest } = item;
-      const status = declared ?? reflectStatus(object);
       items.set(cluster, {
         ...rest,
         health: (custom ? customHealth(custom, object) : undefined) ?? interpretHealth(object),

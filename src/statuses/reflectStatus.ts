@@ -31,18 +31,20 @@ const REFLECTED: Record<string, { fields: readonly string[]; federated?: true }>
  * the kinds listed, a LoadBalancer Service's load-balancer status (other Services reflect nothing), every other
  * kind its whole status. Nothing without a status, and nothing at all of a Secret. Keys are sorted so the bytes
  * written to Git do not depend on the server's order.
+ *
+ * null when Karmada's ReflectStatus fails: a status that is there but is no object (unstructured.NestedMap's error,
+ * a custom kind can hold one), or an apps/v1 workload's template generation annotation that is no number. Its work
+ * status controller then returns before updating the Work, so the cluster's last reflected status and health stand.
  */
-export function reflectStatus(live: Obj | undefined): Obj | undefined {
+export function reflectStatus(live: Obj | undefined): Obj | undefined | null {
   // A Secret has no status; whatever a member put there is not Flotilla's to copy into Git.
-  if (!live || isSecret(live)) return undefined;
+  if (!live || isSecret(live) || live.status === undefined) return undefined;
   const status = live.status;
-  if (!status || typeof status !== 'object' || Array.isArray(status)) return undefined;
   const key = `${String(live.apiVersion ?? '')}/${String(live.kind ?? '')}`;
-  if (key === 'v1/Service') {
-    const spec = (live.spec ?? {}) as Obj;
-    if (spec.type !== 'LoadBalancer') return undefined;
-    return sortKeysDeep({ loadBalancer: (status as Obj).loadBalancer ?? {} }) as Obj;
-  }
+  // reflectServiceStatus reads spec.type before it reads the status.
+  if (key === 'v1/Service' && ((live.spec ?? {}) as Obj).type !== 'LoadBalancer') return undefined;
+  if (!status || typeof status !== 'object' || Array.isArray(status)) return null;
+  if (key === 'v1/Service') return sortKeysDeep({ loadBalancer: (status as Obj).loadBalancer ?? {} }) as Obj;
   const rule = REFLECTED[key];
   if (!rule) return Object.keys(status).length > 0 ? (sortKeysDeep(withoutTimes(status)) as Obj) : undefined;
   // Karmada serialises the Go status struct: a field without omitempty is written even when zero, the others only when
@@ -63,7 +65,7 @@ export function reflectStatus(live: Obj | undefined): Obj | undefined {
     // generation rather than the parse error Karmada would stop at.
     if (annotation !== undefined && annotation !== '') {
       // Karmada gives up reflecting when the annotation is not a number (strconv.ParseInt).
-      if (!/^[+-]?\d+$/.test(annotation)) return undefined;
+      if (!/^[+-]?\d+$/.test(annotation)) return null;
       const templateGeneration = Number(annotation);
       if (templateGeneration !== 0) out.resourceTemplateGeneration = templateGeneration;
     }

@@ -50,7 +50,7 @@ test('an HPA without status reflects nothing; a kind without a rule reflects its
 });
 
 // Test_reflectDeploymentStatus / Test_reflectReplicaSetStatus: valid status with the template generation, no status,
-// and an annotation that is not a number.
+// and an annotation that is not a number (an error: null).
 test('a Deployment and a ReplicaSet reflect their counters with generation and template generation', () => {
   assert.equal(
     reflectStatus(
@@ -95,7 +95,7 @@ test('a Deployment and a ReplicaSet reflect their counters with generation and t
   );
   for (const kind of ['Deployment', 'ReplicaSet']) {
     assert.is(reflectStatus(federated(kind, undefined)), undefined, `${kind} without status`);
-    assert.is(reflectStatus(federated(kind, { replicas: 3 }, 'invalid')), undefined, `${kind} invalid annotation`);
+    assert.is(reflectStatus(federated(kind, { replicas: 3 }, 'invalid')), null, `${kind} invalid annotation fails`);
   }
 });
 
@@ -206,8 +206,8 @@ test('a DaemonSet reflects its scheduling counters with generation and template 
   assert.is(reflectStatus(federated('DaemonSet', undefined)), undefined, 'without status');
   assert.is(
     reflectStatus(federated('DaemonSet', { currentNumberScheduled: 1, numberReady: 1 }, 'invalid')),
-    undefined,
-    'invalid annotation',
+    null,
+    'invalid annotation fails',
   );
 });
 
@@ -307,6 +307,35 @@ test('counters Karmada always writes are reflected as 0 when the member has none
   });
   assert.equal(reflectStatus(federated('ReplicaSet', { readyReplicas: 0 }, '')), { generation: 2, replicas: 0 });
   assert.equal(reflectStatus(federated('Deployment', { replicas: 0 }, '')), { generation: 2 });
+});
+
+// The "invalid status format" cases of Test_reflectPodDisruptionBudgetStatus, Test_reflectHorizontalPodAutoscalerStatus,
+// Test_reflectWholeStatus, Test_reflectServiceStatus, Test_reflectIngressStatus, Test_reflectJobStatus,
+// Test_reflectDaemonSetStatus and Test_reflectStatefulSetStatus: a status that is no object is an error (null), for
+// every kind; a Service that is not a LoadBalancer is judged by its type first and reflects nothing.
+test('a status that is no object cannot be reflected, whatever the kind', () => {
+  const kinds: [string, string][] = [
+    ['policy/v1', 'PodDisruptionBudget'],
+    ['autoscaling/v2', 'HorizontalPodAutoscaler'],
+    ['networking.k8s.io/v1', 'Ingress'],
+    ['batch/v1', 'Job'],
+    ['apps/v1', 'Deployment'],
+    ['apps/v1', 'ReplicaSet'],
+    ['apps/v1', 'DaemonSet'],
+    ['apps/v1', 'StatefulSet'],
+    ['example.io/v1', 'Widget'],
+  ];
+  for (const [apiVersion, kind] of kinds)
+    for (const status of ['invalid', [1], null, 3])
+      assert.is(reflectStatus({ apiVersion, kind, status }), null, `${kind} with status ${JSON.stringify(status)}`);
+  assert.is(
+    reflectStatus({ apiVersion: 'v1', kind: 'Service', spec: { type: 'LoadBalancer' }, status: 'invalid' }),
+    null,
+  );
+  assert.is(
+    reflectStatus({ apiVersion: 'v1', kind: 'Service', spec: { type: 'ClusterIP' }, status: 'invalid' }),
+    undefined,
+  );
 });
 
 test.run();

@@ -155,8 +155,8 @@ test('reflect grabs per apiVersion/kind what Karmada grabs (cases after reflects
       ...sts,
       metadata: { generation: 3, annotations: { 'resourcetemplate.karmada.io/generation': 'two' } },
     }),
-    undefined,
-    'an unreadable template generation reflects nothing',
+    null,
+    'an unreadable template generation fails the reflection',
   );
   assert.is(
     reflectStatus({

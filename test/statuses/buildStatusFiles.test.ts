@@ -330,4 +330,62 @@ test('status strings a YAML 1.1 reader would take for something else (clusters n
   assert.equal(file.aggregatedStatus.map((a) => a.clusterName).sort(), ['n', 'on', 'yes'], text);
 });
 
+// work_status_controller.go reflectStatus: when the native ReflectStatus fails (a template generation annotation that is
+// no number, a status that is no object), it returns before the Work is updated: the cluster keeps the status and
+// health it last reflected, and one that never reflected is applied with Unknown health and no status.
+test("a member object whose status cannot be reflected leaves the cluster's last reflected status and health", () => {
+  const withAnnotation = (value: string, ready: number) => {
+    const object = live(ready);
+    return {
+      ...object,
+      metadata: { ...object.metadata, annotations: { 'resourcetemplate.karmada.io/generation': value } },
+    };
+  };
+  const unreadable = buildStatusFiles(
+    new Map(),
+    [delivery('m1', [{ ref: web, action: 'created', message: 'created', live: withAnnotation('abc', 2) }])],
+    now,
+  );
+  assert.equal(parse(unreadable.get(PATH)!).aggregatedStatus, [
+    { clusterName: 'm1', applied: true, health: 'Unknown' },
+  ]);
+  const good = buildStatusFiles(
+    new Map(),
+    [delivery('m1', [{ ref: web, action: 'unchanged', message: 'x', live: withAnnotation('1', 2) }])],
+    now,
+  ).get(PATH)!;
+  assert.is(parse(good).aggregatedStatus[0].health, 'Healthy');
+  const again = buildStatusFiles(
+    new Map([[PATH, good]]),
+    [delivery('m1', [{ ref: web, action: 'configured', message: 'x', live: withAnnotation('abc', 0) }])],
+    now,
+  );
+  assert.is(again.has(PATH), false, 'the file stays as it was');
+  const observed = buildStatusFiles(
+    new Map([[PATH, good]]),
+    [{ cluster: 'm1', observed: [{ ref: web, live: withAnnotation('abc', 0) }] }],
+    now,
+  );
+  assert.is(observed.has(PATH), false, 'a status pass changes nothing either');
+
+  const widget = { apiVersion: 'example.io/v1', kind: 'Widget', namespace: 'demo', name: 'w' };
+  const scalar = buildStatusFiles(
+    new Map(),
+    [
+      delivery('m1', [
+        {
+          ref: widget,
+          action: 'created',
+          message: 'created',
+          live: { ...widget, metadata: { name: 'w', namespace: 'demo' }, status: 'ok' },
+        },
+      ]),
+    ],
+    now,
+  );
+  assert.equal(parse(scalar.get(templateStatusPath(widget))!).aggregatedStatus, [
+    { clusterName: 'm1', applied: true, health: 'Unknown' },
+  ]);
+});
+
 test.run();
