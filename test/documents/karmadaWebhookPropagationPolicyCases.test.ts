@@ -239,6 +239,43 @@ test('a replicaSchedulingType written "" is stored Divided without a division pr
   assert.equal(stored.spec.placement?.replicaScheduling, { replicaSchedulingType: 'Divided' });
 });
 
+test('overflow tiers under a replicaSchedulingType written "" are refused: stored without a preference, it is neither Aggregated nor Weighted', () => {
+  // validation.go ValidatePlacement reads util.IsOverflowSchedulingAllowed on the stored placement, whose
+  // replicaDivisionPreference the webhook left empty; a dynamic weight does not make it Weighted.
+  const placement = (replicaSchedulingType: string) => ({
+    clusterAffinities: [
+      {
+        affinityName: 'primary',
+        clusterNames: ['member1'],
+        overflowAffinities: [{ affinityName: 'burst', clusterNames: ['member2'] }],
+      },
+    ],
+    replicaScheduling: { replicaSchedulingType, weightPreference: { dynamicWeight: 'AvailableReplicas' } },
+  });
+  const spec = (type: string) => ({
+    resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+    placement: placement(type),
+  });
+  const out = admit(policy('PropagationPolicy', spec(''), { name: 'p', namespace: 'shop' }));
+  assert.equal(
+    out.problems.map((p) => `${p.severity} ${p.code} ${p.message}`),
+    [
+      'error INVALID_VALUE spec.placement.clusterAffinities[0].overflowAffinities is set, but overflow needs Divided scheduling with Aggregated, or Weighted with dynamicWeight',
+    ],
+  );
+  assert.is(out.propagationPolicies.length, 0);
+  // Written Divided, or left out, the webhook makes it Weighted and the dynamic weight allows overflow.
+  admitted(policy('PropagationPolicy', spec('Divided'), { name: 'p', namespace: 'shop' }));
+  const { replicaSchedulingType: _, ...untyped } = placement('').replicaScheduling;
+  admitted(
+    policy(
+      'ClusterPropagationPolicy',
+      { ...spec(''), placement: { ...placement(''), replicaScheduling: untyped } },
+      { name: 'p' },
+    ),
+  );
+});
+
 test('a spread constraint written as a bare list item is decoded as an empty one, which the webhook spreads by cluster', () => {
   // The decoder makes a null item of []SpreadConstraint a zero struct before SetDefaultSpreadConstraints runs.
   const text = `apiVersion: policy.karmada.io/v1alpha1

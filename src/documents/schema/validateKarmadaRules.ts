@@ -2,7 +2,7 @@
 // pkg/apis/cluster/validation/validation.go and the policy webhooks). A PropagationPolicy,
 // ClusterPropagationPolicy or OverridePolicy is checked in the form Karmada stores it
 // (src/documents/storedPolicy.ts: webhook defaults, JSON round trip, CRD defaults); the defaults the
-// webhook fills (spreadByField cluster, minGroups 1, gracePeriodSeconds 600, Weighted) are still taken
+// webhook fills (spreadByField cluster, minGroups 1, gracePeriodSeconds 600) are still taken
 // into account for a fragment checked as written.
 // Defensive on shape: anything the schema rejects is skipped here, never reported twice.
 import { MCS_API_VERSION } from '../../api/kinds.ts';
@@ -279,10 +279,11 @@ function validatePlacement(placement: Obj, path: Path, issues: SchemaIssue[]): v
 /** Overflow tiers need replicas that can spill over: Divided with Aggregated, or Weighted by dynamic weight. */
 function isOverflowSchedulingAllowed(replicaScheduling: Obj | undefined): boolean {
   if (!replicaScheduling) return false;
-  // CRD default: Divided; webhook default when Divided: Weighted.
+  // CRD default: Divided. The preference is read as stored, with no default: the webhook made a Divided one Weighted,
+  // and one stored without (its type written "", which the webhook did not take for Divided) allows no overflow.
   const type = stringAt(replicaScheduling, 'replicaSchedulingType') || 'Divided';
   if (type !== 'Divided') return false;
-  const preference = stringAt(replicaScheduling, 'replicaDivisionPreference') || 'Weighted';
+  const preference = stringAt(replicaScheduling, 'replicaDivisionPreference');
   if (preference === 'Aggregated') return true;
   return preference === 'Weighted' && !!stringAt(objectAt(replicaScheduling, 'weightPreference'), 'dynamicWeight');
 }
