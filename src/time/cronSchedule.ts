@@ -4,8 +4,9 @@
  * standard parser: five fields (minute hour day-of-month month day-of-week), `*`, `?`, lists, ranges, steps,
  * month and weekday names, and the descriptors @yearly @annually @monthly @weekly @daily @midnight @hourly.
  * Day-of-month and day-of-week combine with OR when both are restricted, as in robfig/cron. Time zones go
- * through Intl (IANA names). Pure: times are ms since the epoch.
+ * through tzdata names (time/tzdataNames.ts) and are computed with Intl. Pure: times are ms since the epoch.
  */
+import { TZDATA_NAMES } from './tzdataNames.ts';
 
 export interface CronSchedule {
   minutes: Set<number>;
@@ -113,27 +114,22 @@ export function isTimeZone(timeZone: string): boolean {
 }
 
 /**
- * The zone Intl computes times in for a name Go's time.LoadLocation takes, else undefined. Go looks a name up as a
- * tzdata file, so case counts ("america/new_york", "utc" are no zones to it, though Intl takes them); "Local" is the
- * controller's own zone, which is UTC in Karmada's images, and here.
+ * The zone Intl computes times in for a name Go's time.LoadLocation takes, else undefined. "" and "UTC" are UTC to Go
+ * before any lookup, "Local" is the controller's own zone, which is UTC in Karmada's images, and here; any other name
+ * must be a tzdata name as written (Intl would take "PST" or "us/eastern", which Go refuses). Factory, tzdata's zone
+ * for machines not set up yet, is UTC with no abbreviation, and unknown to Intl.
  */
 export function intlTimeZone(timeZone: string): string | undefined {
-  if (timeZone === 'Local' || timeZone === '') return 'UTC';
+  if (timeZone === 'Local' || timeZone === '' || timeZone === 'UTC' || timeZone === 'Factory') return 'UTC';
+  if (!TZDATA_NAMES.has(timeZone)) return undefined;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
+    // A zone newer than this Node's ICU: no way to compute its times here.
     return undefined;
   }
-  canonicalZones ??= new Set(Intl.supportedValuesOf('timeZone'));
-  canonicalLowerCase ??= new Set([...canonicalZones, 'UTC'].map((z) => z.toLowerCase()));
-  // A canonical name in another case is no tzdata file; a link (US/Eastern, Etc/UTC) is one.
-  if (!canonicalZones.has(timeZone) && timeZone !== 'UTC' && canonicalLowerCase.has(timeZone.toLowerCase()))
-    return undefined;
   return timeZone;
 }
-
-let canonicalZones: Set<string> | undefined;
-let canonicalLowerCase: Set<string> | undefined;
 
 interface LocalTime {
   minute: number;

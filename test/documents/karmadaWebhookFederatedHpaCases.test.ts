@@ -379,6 +379,23 @@ test('a schedule the webhook cannot read is refused: @midnight is not among its 
   assert.equal(validateCronFederatedHpa(cron({ scaleTargetRef: toWorkload, rules: daily })), []);
 });
 
+test('a rule timeZone is a tzdata name as written, as Go time.LoadLocation reads it; the other names ICU knows are refused', () => {
+  // cronfederatedhpa/validating.go validates timeZone with time.LoadLocation, which finds a name as a file of tzdata
+  // (alpine's, then Go's embedded copy): Java's three-letter ids, SystemV/* and US/Pacific-New are none, and case
+  // counts. "" and UTC are UTC before any lookup; Local is the controller's zone; Factory is a tzdata zone.
+  const issues = (timeZone: string) =>
+    validateCronFederatedHpa(
+      cron({ scaleTargetRef: toWorkload, rules: [{ name: 'r', schedule: '0 8 * * *', targetReplicas: 1, timeZone }] }),
+    );
+  for (const refused of ['PST', 'IST', 'JST', 'us/eastern', 'SystemV/EST5', 'US/Pacific-New', 'CUBA', 'utc']) {
+    const found = issues(refused);
+    assert.is(found.length, 1, refused);
+    assert.match((found[0] as { message: string }).message, `unknown time zone ${refused}`);
+  }
+  for (const admitted of ['US/Eastern', 'Cuba', 'Factory', 'EST', 'Etc/GMT+5', 'GMT0', 'UTC', '', 'Local'])
+    assert.equal(issues(admitted), [], admitted);
+});
+
 test('a step from "?" is refused as the webhook refuses it, though the controller would read it as "*"', () => {
   // gronx v1.6.3 validator.go inStep: a step whose start is neither "*" nor "0" parses its start with strconv.Atoi, so
   // "?/15" is an error at any time; robfig/cron reads "?" as "*".

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   type CronSchedule,
+  intlTimeZone,
   isTimeZone,
   lastCronRunBetween,
   nextCronRun,
@@ -61,6 +62,10 @@ test('timeZone: the schedule is read in the rule zone, across daylight saving', 
   assert.is(iso(nextCronRun(s, at('2026-12-01T00:00:00Z'), 'Asia/Kolkata')), '2026-12-01T03:30:00.000Z');
   assert.ok(isTimeZone('Europe/Berlin'));
   assert.not.ok(isTimeZone('Mars/Olympus'));
+  // Rules run in a tzdata zone as Go finds it; Factory, unknown to Intl, is UTC, and a name only ICU knows is none.
+  assert.is(intlTimeZone('Factory'), 'UTC');
+  assert.is(intlTimeZone('US/Eastern'), 'US/Eastern');
+  assert.is(intlTimeZone('PST'), undefined);
 });
 
 test('day of month and day of week: OR when both are restricted, AND when one is *', () => {
