@@ -355,4 +355,30 @@ test('a list at a resourceVersion the server has not reached is a 504 ResourceVe
   assert.equal(JSON.parse(run.stdout), { cache: tooLarge(1), exact: tooLarge(0), paged: tooLarge(0) });
 });
 
+const CREATE_TWICE_SCRIPT = `
+import json, sys
+from kubernetes import client, config, utils
+
+api = client.ApiClient(configuration=config.load_kube_config(config_file=sys.argv[1]))
+utils.create_from_yaml(api, sys.argv[2])
+try:
+    utils.create_from_yaml(api, sys.argv[2])
+    print(json.dumps('created twice'))
+except utils.FailToCreateError as e:
+    print(json.dumps(str(e)))
+`;
+
+test("create_from_yaml reports a conflict with the server's body as kube-apiserver encodes it, newline included", async () => {
+  const twiceScript = path.join(path.dirname(script), 'createTwice.py');
+  writeFileSync(twiceScript, CREATE_TWICE_SCRIPT);
+  const manifest = path.join(path.dirname(script), 'twice.yaml');
+  writeFileSync(manifest, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: twice\nspec:\n  ports:\n  - port: 80\n');
+  const run = await runPython([twiceScript, kubeconfig, manifest]);
+  assert.is(run.code, 0, run.stderr);
+  assert.is(
+    JSON.parse(run.stdout),
+    'Error from server (Conflict): {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"services \\"twice\\" already exists","reason":"AlreadyExists","details":{"name":"twice","kind":"services"},"code":409}\n',
+  );
+});
+
 test.run();

@@ -14,7 +14,7 @@ import { handleResource } from './handleResource.ts';
 import { openapiGroupVersionDocument, openapiIndex, openapiV2Response } from './openapi.ts';
 import { parseApiPath } from './parseApiPath.ts';
 import { checkRequestTimeout, queryBool } from './requestOptions.ts';
-import { sendJson, sendStatus, sendText } from './respond.ts';
+import { sendJson, sendMarshaledJson, sendRawJson, sendStatus, sendText } from './respond.ts';
 import type { ServerContext } from './ServerContext.ts';
 
 const APISERVICES = 'apiregistration.k8s.io/apiservices';
@@ -52,7 +52,7 @@ export async function handleRequest(ctx: ServerContext, req: IncomingMessage, re
       else sendText(res, 200, 'ok');
       return;
     }
-    if (pathname === '/version') return sendJson(res, 200, VERSION);
+    if (pathname === '/version') return sendRawJson(res, 200, VERSION);
     if (!authenticated(ctx, req)) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
     if (ctx.faults.errorRate > 0 && Math.random() < ctx.faults.errorRate) {
       throw new ApiError(500, 'InternalError', 'Internal error occurred: injected fault (flotilla member errorRate)');
@@ -151,12 +151,12 @@ async function route(
     res.end(answer.body);
     return;
   }
-  if (isGet && pathname === '/openapi/v3') return sendJson(res, 200, openapiIndex(ctx.registry));
+  if (isGet && pathname === '/openapi/v3') return sendMarshaledJson(res, 200, openapiIndex(ctx.registry));
   if (isGet && segments[0] === 'openapi' && segments[1] === 'v3') {
     const rest = segments.slice(2);
     const [group, version] = rest[0] === 'api' ? ['', rest[1] ?? ''] : [rest[1] ?? '', rest[2] ?? ''];
     const doc = openapiGroupVersionDocument(ctx.registry, group, version);
-    if (doc) return sendJson(res, 200, doc);
+    if (doc) return sendMarshaledJson(res, 200, doc);
   }
   const parsed = parseApiPath(ctx.registry, pathname);
   if (parsed.type === 'resource') return handleResource(ctx, req, res, parsed.path, url);

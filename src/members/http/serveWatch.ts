@@ -7,6 +7,7 @@ import type { KubeObject, ResourceType, StoreEvent, WatchEventType } from '../ty
 import type { ServerContext } from './ServerContext.ts';
 import { renderTable } from './renderTable.ts';
 import type { ListOptions } from './requestOptions.ts';
+import { marshalJson } from './respond.ts';
 
 export interface WatchFilter {
   namespace?: string;
@@ -70,7 +71,7 @@ export function serveWatch(
     return table;
   };
   const write = (type: WatchEventType | 'BOOKMARK' | 'ERROR', object: unknown) => {
-    if (!res.writableEnded) res.write(`${JSON.stringify({ type, object })}\n`);
+    if (!res.writableEnded) res.write(`${marshalJson({ type, object })}\n`);
   };
   const translate = (event: StoreEvent) => {
     if (event.resource !== resource) return;

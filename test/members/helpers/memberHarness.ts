@@ -86,11 +86,17 @@ export async function api(
   member: Member,
   method: string,
   urlPath: string,
-  options: { body?: unknown; contentType?: string; token?: string | null; accept?: string } = {},
-): Promise<{ status: number; body: any; headers: Record<string, string | string[] | undefined> }> {
+  options: {
+    body?: unknown;
+    contentType?: string;
+    token?: string | null;
+    accept?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<{ status: number; body: any; text: string; headers: Record<string, string | string[] | undefined> }> {
   const dispatcher = new Agent({ connect: { ca: member.caPem } });
   try {
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...options.headers };
     const token = options.token === undefined ? member.token : options.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
@@ -114,7 +120,7 @@ export async function api(
     } catch {
       // plain text (health endpoints, logs)
     }
-    return { status: res.statusCode, body, headers: res.headers };
+    return { status: res.statusCode, body, text, headers: res.headers };
   } finally {
     await dispatcher.close();
   }
