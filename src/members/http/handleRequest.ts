@@ -15,6 +15,7 @@ import { openapiGroupVersionDocument, openapiIndex, openapiV2Response } from './
 import { parseApiPath } from './parseApiPath.ts';
 import { checkRequestTimeout, queryBool } from './requestOptions.ts';
 import { sendJson, sendMarshaledJson, sendRawJson, sendStatus, sendText } from './respond.ts';
+import { answerUnrouted, servedByRestful } from './unroutedRequest.ts';
 import type { ServerContext } from './ServerContext.ts';
 
 const APISERVICES = 'apiregistration.k8s.io/apiservices';
@@ -160,10 +161,8 @@ async function route(
   }
   const parsed = parseApiPath(ctx.registry, pathname);
   if (parsed.type === 'resource') return handleResource(ctx, req, res, parsed.path, url);
-  throw new ApiError(
-    404,
-    'NotFound',
-    'the server could not find the requested resource',
-    parsed.type === 'unknown-resource' ? { group: parsed.group, kind: parsed.plural } : undefined,
+  answerUnrouted(
+    res,
+    servedByRestful(ctx.registry, pathname) ? { by: 'restful', code: 404 } : { by: 'notFoundHandler' },
   );
 }

@@ -72,6 +72,7 @@ import { nameFromGenerateName } from '../store/randomSuffix.ts';
 import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
+import { answerUnrouted, unroutedScope } from './unroutedRequest.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { serveMetrics } from './serveMetrics.ts';
 import { serveWatch } from './serveWatch.ts';
@@ -113,7 +114,8 @@ export async function handleResource(
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const { rt, name, subresource } = path;
-  if (rt.namespaced && path.namespace === undefined && name) throw notFound(rt.group, rt.plural, name);
+  const unrouted = unroutedScope(path, method);
+  if (unrouted) return answerUnrouted(res, unrouted);
   if (rt.computed === 'metrics') return serveMetrics(ctx, req, res, path, url);
   if (rt.computed === 'review') return serveReview(req, res, rt);
   if (path.watch) return watchThroughPrefix(ctx, req, res, path, url);
