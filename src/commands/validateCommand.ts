@@ -11,6 +11,7 @@ import { findAmbiguousScalars } from '../documents/findAmbiguousScalars.ts';
 import { DEFAULT_PARSE_LIMITS } from '../documents/parseDocuments.ts';
 import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
 import { IGNORE_FILE, isConfigFile, parseIgnoreFile } from '../documents/selectConfigFiles.ts';
+import { utf8FromUtf16 } from '../text/utf16Text.ts';
 import { compareProblems, formatProblem, type Problem } from '../errors/problem.ts';
 import { DEFAULT_SOURCE_LIMITS, sourceLimitsOf, sourceTreeEntries } from '../outputs/sourceLimits.ts';
 import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
@@ -173,7 +174,9 @@ async function ambiguousScalars(repo: GitRepo, sha: string, maxFiles: number, wa
   const problems: Problem[] = [];
   for (const path of paths) {
     const blob = blobs.get(files.get(path)!.oid);
-    if (blob) problems.push(...findAmbiguousScalars(path, decoder.decode(blob)));
+    const utf16 = blob && utf8FromUtf16(blob);
+    if (blob)
+      problems.push(...findAmbiguousScalars(path, decoder.decode(utf16 && 'bytes' in utf16 ? utf16.bytes : blob)));
   }
   return problems;
 }

@@ -3,6 +3,7 @@ import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { parseBlockYaml } from '../yaml/blockYaml.ts';
 import { documentValue, DocumentValueError, type DuplicateKey } from '../yaml/documentValue.ts';
 import { GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlSchema.ts';
+import { utf8FromUtf16 } from '../text/utf16Text.ts';
 import { maxNesting } from '../yaml/maxNesting.ts';
 import { indentFlowContinuations, indentQuotedContinuations } from '../yaml/quotedContinuations.ts';
 import { jsonStreamParts, type JsonStreamPart } from '../yaml/jsonStream.ts';
@@ -49,6 +50,15 @@ export function parseDocuments(
   bytes: Uint8Array,
   limits: ParseLimits = DEFAULT_PARSE_LIMITS,
 ): { documents: SourceDocument[]; problems: Problem[] } {
+  // Past the limit the file is refused for its size as stored, never transcoded.
+  const utf16 = bytes.length <= limits.maxFileBytes ? utf8FromUtf16(bytes) : undefined;
+  if (utf16 && 'invalidAt' in utf16)
+    return placesIn(file).fail(
+      'FILE_NOT_TEXT',
+      `the file starts with a UTF-16 byte order mark but is not UTF-16 from byte ${utf16.invalidAt}`,
+      'save the file as UTF-8 (or as UTF-16 whole)',
+    );
+  if (utf16) bytes = utf16.bytes;
   if (!/\.json$/i.test(file)) return parseText(file, bytes, limits);
   // Only JSON that names an apiVersion and a kind is read at all: a tsconfig.json with comments is no broken manifest.
   const text = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, limits.maxFileBytes)));
