@@ -19,6 +19,7 @@ export async function diffTrees(
   oldTree: string | null,
   newTree: string,
   limit: TreeWalkLimit = {},
+  notUtf8?: (path: string, folder: boolean) => void,
 ): Promise<TreeChange[]> {
   const changes: TreeChange[] = [];
   const budget = new TreeWalkBudget(newTree, limit);
@@ -41,6 +42,7 @@ export async function diffTrees(
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { spent, changed, below } = compare(next);
     budget.spend(spent, next.prefix);
+    for (const { name, folder } of compared.get(pairKey(next))!.notUtf8) notUtf8?.(next.prefix + name, folder);
     for (const { name, change } of changed) {
       const path = next.prefix + name;
       budget.path(path);
@@ -66,12 +68,14 @@ interface Compared {
   spent: number;
   changed: { name: string; change: Omit<TreeChange, 'path'> }[];
   below: { name: string; node: Pair }[];
+  /** Entries of the new side whose names are not UTF-8, as shown, that the old side does not hold alike. */
+  notUtf8: { name: string; folder: boolean }[];
 }
 
 const NO_ENTRIES = new Uint8Array(0);
 
 function comparePair(repo: GitRepo, { oldOid, newOid }: Pair): Compared {
-  const out: Compared = { spent: 0, changed: [], below: [] };
+  const out: Compared = { spent: 0, changed: [], below: [], notUtf8: [] };
   if (oldOid === newOid) return out;
   const oldBytes = oldOid ? readTreeBytes(repo, oldOid) : NO_ENTRIES;
   const newBytes = newOid ? readTreeBytes(repo, newOid) : NO_ENTRIES;
@@ -84,8 +88,19 @@ function comparePair(repo: GitRepo, { oldOid, newOid }: Pair): Compared {
   // named a thousand times, are scanned a thousand times.
   out.spent = differing ? differing.scanned : oldEntries.length + newEntries.length;
   const byName = new Map<string, { old?: TreeEntry; new?: TreeEntry }>();
-  for (const e of oldEntries) byName.set(e.name, { old: e });
-  for (const e of newEntries) byName.set(e.name, { ...byName.get(e.name), new: e });
+  // As listTreeFiles: a name that is not UTF-8 is no file of the commit; decoded, it could pass for another name.
+  for (const e of oldEntries) if (e.notUtf8 === undefined) byName.set(e.name, { old: e });
+  for (const e of newEntries) if (e.notUtf8 === undefined) byName.set(e.name, { ...byName.get(e.name), new: e });
+  const before = new Set(
+    oldEntries.flatMap((e) => (e.notUtf8 === undefined ? [] : [`${e.mode} ${e.notUtf8} ${e.oid}`])),
+  );
+  for (const e of newEntries)
+    if (
+      e.notUtf8 !== undefined &&
+      (isBlobMode(e.mode) || isTreeMode(e.mode)) &&
+      !before.has(`${e.mode} ${e.notUtf8} ${e.oid}`)
+    )
+      out.notUtf8.push({ name: e.notUtf8, folder: isTreeMode(e.mode) });
 
   for (const [name, pair] of byName) {
     // As listTreeFiles: a name git would not check out (`..`, `.git`) is no file of the commit.

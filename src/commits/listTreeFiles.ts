@@ -6,7 +6,9 @@ import { isBlobMode, isTreeMode, type GitRepo, type TreeEntry, type TreeFile } f
 
 /**
  * Every blob under a tree, keyed by its '/'-joined path relative to that tree. Submodule
- * entries (gitlinks) are left out: they name commits of another repository; so are names git would not check out.
+ * entries (gitlinks) are left out: they name commits of another repository; so are names git would not check out,
+ * and names that are not UTF-8, which two entries can spell alike once decoded: `notUtf8` hears of each such file
+ * or folder, shown with its bad bytes escaped.
  * With `limit.maxEntries`, throws TreeTooLargeError once the walk has visited that many entries, a subtree counted
  * each time the tree names it (the tree of a source commit a pull request wrote), or on a path over MAX_PATH_BYTES;
  * without, lists whatever is there.
@@ -15,6 +17,7 @@ export async function listTreeFiles(
   repo: GitRepo,
   treeOid: string,
   limit: TreeWalkLimit = {},
+  notUtf8?: (path: string, folder: boolean) => void,
 ): Promise<Map<string, TreeFile>> {
   const files = new Map<string, TreeFile>();
   const budget = new TreeWalkBudget(treeOid, limit);
@@ -30,7 +33,7 @@ export async function listTreeFiles(
     const below: { name: string; node: string }[] = [];
     let longestName = 0;
     for (const e of entries) {
-      if (!isSafeEntryName(e.name)) continue;
+      if (!isSafeEntryName(e.name) || e.notUtf8 !== undefined) continue;
       if (isTreeMode(e.mode)) below.push({ name: e.name, node: e.oid });
       else if (isBlobMode(e.mode)) longestName = Math.max(longestName, utf8Bytes(e.name));
     }
@@ -45,6 +48,10 @@ export async function listTreeFiles(
     budget.spend(entries.length, next.prefix);
     for (const e of entries) {
       if (!isSafeEntryName(e.name)) continue;
+      if (e.notUtf8 !== undefined) {
+        if (isTreeMode(e.mode) || isBlobMode(e.mode)) notUtf8?.(next.prefix + e.notUtf8, isTreeMode(e.mode));
+        continue;
+      }
       const path = next.prefix + e.name;
       if (isTreeMode(e.mode) || isBlobMode(e.mode)) budget.path(path);
       if (isTreeMode(e.mode)) pending.push({ oid: e.oid, prefix: `${path}/` });

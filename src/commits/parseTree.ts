@@ -19,7 +19,7 @@ export function parseTree(bytes: Uint8Array): TreeEntry[] {
     entries.push({
       mode: text.slice(pos, space),
       // Names are UTF-8: a latin1 slice is the name only when every byte is ASCII.
-      name: NOT_ASCII.test(name) ? buf.toString('utf8', space + 1, nul) : name,
+      ...(NOT_ASCII.test(name) ? decodedName(buf, space + 1, nul) : { name }),
       oid: hex.slice(2 * nul + 2, 2 * nul + 42),
     });
     pos = nul + 21;
@@ -169,7 +169,7 @@ class TreeBody {
     const name = this.text.slice(this.nameAt, this.nul);
     return {
       mode: this.text.slice(this.at, this.nameAt - 1),
-      name: NOT_ASCII.test(name) ? this.#bytes.toString('utf8', this.nameAt, this.nul) : name,
+      ...(NOT_ASCII.test(name) ? decodedName(this.#bytes, this.nameAt, this.nul) : { name }),
       oid: this.#bytes.toString('hex', this.nul + 1, this.nul + 21),
     };
   }
@@ -221,3 +221,36 @@ function compareNamesIn(
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: \x00-\x7f spells all of ASCII; the class is its complement
 const NOT_ASCII = /[^\x00-\x7f]/;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A name with a byte beyond ASCII: decoded, and when it is not UTF-8, also shown with its bad bytes escaped. */
+function decodedName(buf: Buffer, start: number, end: number): { name: string; notUtf8?: string } {
+  const bytes = buf.subarray(start, end);
+  try {
+    return { name: strictUtf8.decode(bytes) };
+  } catch {
+    let shown = '';
+    for (let i = 0; i < bytes.length; ) {
+      const len = utf8SequenceAt(bytes, i);
+      shown +=
+        len > 0 ? bytes.toString('utf8', i, i + len) : `\\x${bytes[i]!.toString(16).toUpperCase().padStart(2, '0')}`;
+      i += len || 1;
+    }
+    return { name: bytes.toString('utf8'), notUtf8: shown };
+  }
+}
+
+/** The length of the well-formed UTF-8 sequence at `i`, or 0. */
+function utf8SequenceAt(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  const len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+  if (len === 0 || i + len > bytes.length) return 0;
+  for (let k = 1; k < len; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return 0;
+  try {
+    strictUtf8.decode(bytes.subarray(i, i + len));
+    return len;
+  } catch {
+    return 0; // an overlong form or a surrogate
+  }
+}

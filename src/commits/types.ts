@@ -25,6 +25,12 @@ export interface TreeEntry {
   name: string;
   mode: string;
   oid: string;
+  /**
+   * Set when the name's bytes are not UTF-8 (a name git stores as given, from a Latin-1 file system): `name` is then
+   * lossy, two such names can read alike, so readers pass the entry over; this is how a message shows it, each byte
+   * that is not UTF-8 as `\xHH`.
+   */
+  notUtf8?: string;
 }
 
 /** A blob reachable from a tree, keyed elsewhere by its '/'-joined path. */

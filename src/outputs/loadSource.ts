@@ -1,3 +1,4 @@
+import type { Problem } from '../errors/problem.ts';
 import { hasLuaCustomizations } from '../interpreters/customizations.ts';
 import { loadLuaRuntime } from '../interpreters/lua/luaRuntime.ts';
 import { checkLuaScripts } from '../documents/checkLuaScripts.ts';
@@ -104,14 +105,23 @@ export async function loadSource(
     return loaded;
   };
   if (previous) {
-    const changes = await diffTrees(repo, previous.tree, tree, walk);
+    const added: Problem[] = [];
+    const changes = await diffTrees(repo, previous.tree, tree, walk, (path, folder) => {
+      if (isConfigFile(folder ? `${path}/x.yaml` : path, ignore)) added.push(notUtf8Problem(path, folder));
+    });
     const loaded = changes.some((c) => c.path === IGNORE_FILE)
       ? null
       : await loadIncremental(repo, tree, previous, changes, ignore, alsoAffected, limits, lastGood);
-    if (loaded) return withIgnoreProblem(loaded);
+    if (loaded) {
+      loaded.model.problems.push(...added);
+      return withIgnoreProblem(loaded);
+    }
   }
   // A Helm chart's or a kustomization's files are its unit's inputs, never manifests: the unit stands for them.
-  const listed = await listTreeFiles(repo, tree, walk);
+  const notRead: Problem[] = [];
+  const listed = await listTreeFiles(repo, tree, walk, (path, folder) => {
+    if (isConfigFile(folder ? `${path}/x.yaml` : path, ignore)) notRead.push(notUtf8Problem(path, folder));
+  });
   const layout = await readUnitLayout(repo, tree, ignore, walk, undefined, listed);
   const files = [...listed].filter(([path]) => isConfigFile(path, ignore) && !isUnitInput(layout, path));
   const parsed = await readFiles(
@@ -123,6 +133,7 @@ export async function loadSource(
   for (const [path, f] of await linkedManifests(repo, links)) parsed.set(path, f);
   for (const [marker, f] of await renderUnits(repo, tree, layout.units)) parsed.set(marker, f);
   const model = await assembleWithLastGood(lastGood, parsed.values());
+  model.problems.push(...notRead);
   await previous?.index.loadAll();
   const affected = new Set<string>([
     ...model.templates.keys(),
@@ -640,4 +651,20 @@ function settleShrunk(
     followed.delete(key);
     affected.add(key);
   }
+}
+
+/**
+ * A file or folder whose name is not UTF-8 is not read (listTreeFiles): kubectl on a Linux checkout would read it, but
+ * decoded its name can read as another's, which a pull request could use to put its file in another's place.
+ */
+function notUtf8Problem(path: string, folder: boolean): Problem {
+  return {
+    file: path,
+    line: 1,
+    column: 1,
+    code: 'FILE_NOT_TEXT',
+    severity: 'error',
+    message: `the name of this ${folder ? 'folder' : 'file'} is not UTF-8 (each \\xHH is a byte that is not): it is not read, as once decoded two such names can read alike`,
+    fix: `rename it to a name in UTF-8 (\`git mv\`, completing the old name with Tab)`,
+  };
 }

@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
+import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { configMapPolicy, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 
 // What a user pushes, committed with git as they commit it, and read as kubectl reads a checkout of that commit.
@@ -64,6 +67,41 @@ test('a file with a UTF-16 byte order mark that is not UTF-16 is FILE_NOT_TEXT a
   );
   assert.match(problems[0]!.fix, /UTF-8/);
   assert.equal(manifestsOn(r, 'member1'), ['clusters/member1/default/configmap_ok.yaml']);
+});
+
+test('a file whose name is not UTF-8 is an error at its name, and never read in place of a file whose name is', async () => {
+  const r = fleetWith({ 'templates/\uFFFD.yaml': configMap('kept') });
+  assert.equal((await render(r)).problems, []);
+  // Names from a Latin-1 file system, as git stores them: é and è, each one byte, which UTF-8 decodes as U+FFFD.
+  for (const [byte, name] of [
+    [0xe9, 'intruder'],
+    [0xe8, 'other'],
+  ] as const)
+    writeFileSync(
+      Buffer.concat([Buffer.from(path.join(r.dir, 'templates/')), Buffer.from([byte]), Buffer.from('.yaml')]),
+      configMap(name),
+    );
+  r.commit({ 'templates/also.yaml': configMap('also') }, 'Latin-1 names');
+  const expected = [
+    ['templates/\\xE8.yaml', 1, 'FILE_NOT_TEXT', 'error'],
+    ['templates/\\xE9.yaml', 1, 'FILE_NOT_TEXT', 'error'],
+  ];
+  const incremental = await render(r);
+  assert.equal(
+    incremental.problems.map((p) => [p.file, p.line, p.code, p.severity]),
+    expected,
+  );
+  assert.match(incremental.problems[0]!.fix, /rename/);
+  assert.equal(manifestsOn(r, 'member1'), [
+    'clusters/member1/default/configmap_also.yaml',
+    'clusters/member1/default/configmap_kept.yaml',
+  ]);
+  const cold = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    cold.model.problems.map((p) => [p.file, p.line, p.code, p.severity]),
+    expected,
+  );
+  assert.equal([...cold.model.templates.keys()].sort(), ['v1/ConfigMap/default/also', 'v1/ConfigMap/default/kept']);
 });
 
 test.run();
