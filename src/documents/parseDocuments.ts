@@ -132,6 +132,13 @@ function parseText(
 
   const source = sourceFormat(file);
   if (source) return fail('YAML_TEMPLATE', source.message, source.fix);
+  // What a checkout with git-lfs replaces by the file; a render reads the commit's objects, which hold the pointer.
+  if (text.startsWith('version https://git-lfs.github.com/spec/v1\n'))
+    return fail(
+      'FILE_NOT_TEXT',
+      'this is a Git LFS pointer: the manifest itself is in LFS storage, which a render does not read (it reads the commit)',
+      'commit the file itself: stop tracking it with LFS (`git lfs untrack` and `git add --renormalize` on it), or list it in .flotillaignore',
+    );
 
   const depth = maxNesting(text);
   if (depth > limits.maxDepth) {

@@ -104,4 +104,22 @@ test('a file whose name is not UTF-8 is an error at its name, and never read in 
   assert.equal([...cold.model.templates.keys()].sort(), ['v1/ConfigMap/default/also', 'v1/ConfigMap/default/kept']);
 });
 
+test('a manifest committed as a Git LFS pointer is FILE_NOT_TEXT at the file, naming LFS and how to commit it', async () => {
+  const r = fleetWith({
+    '.gitattributes': 'templates/big.yaml filter=lfs diff=lfs merge=lfs -text\n',
+    // What git-lfs's clean filter stores in the commit in place of the file.
+    'templates/big.yaml':
+      'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n',
+    'templates/ok.yaml': configMap('ok'),
+  });
+  const { problems } = await render(r);
+  assert.equal(
+    problems.map((p) => [p.file, p.line, p.code, p.severity]),
+    [['templates/big.yaml', 1, 'FILE_NOT_TEXT', 'error']],
+  );
+  assert.match(problems[0]!.message, /Git LFS pointer/);
+  assert.match(problems[0]!.fix, /git lfs untrack/);
+  assert.equal(manifestsOn(r, 'member1'), ['clusters/member1/default/configmap_ok.yaml']);
+});
+
 test.run();
