@@ -25,7 +25,7 @@ import {
   schedulerOf,
   type ClaimedBinding,
 } from '../bindings/claimTemplate.ts';
-import { describePolicy, matchPolicy } from '../bindings/matchPolicy.ts';
+import { describePolicy, matchPolicy, policyKey } from '../bindings/matchPolicy.ts';
 import { missingDependentOverrides } from '../bindings/dependentOverrides.ts';
 import { withoutPolicyClaim } from '../bindings/policyClaim.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
@@ -304,7 +304,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       continue;
     }
     if (p.waitsFor) {
-      waitForPolicy(key, p, p.waitsFor, input, out);
+      waitForPolicy(key, p, p.waitsFor, input, out, write);
       holdsScaler(key, template);
       continue;
     }
@@ -495,14 +495,7 @@ function held(
         ? `make ${orphaned.policy} (or another policy) select it to manage it again, or delete the template to remove it from the clusters`
         : 'add a policy that selects it to manage it again, or delete the template to remove it from the clusters',
     });
-    // Karmada's detector takes the policy's claim off the binding, which stays with its result.
-    const before = input.previousBindings.get(key);
-    const released = before && withoutPolicyClaim(before);
-    if (released && released !== before) {
-      const path = bindingPath(template.ref);
-      const text = changedText(released, input.previousFiles.get(path), input.sourceCommit);
-      if (text !== undefined) write(path, text);
-    }
+    releaseClaim(key, template, input, write);
     return true;
   }
   const kept = keptAfterSkip(
@@ -540,6 +533,25 @@ function holdForName(key: string, template: Template, refused: RefusedName, out:
 }
 
 /** A template whose Lua hook failed keeps its last output, with the error, until a commit fixes the script. */
+/**
+ * The binding of a template whose policy let go of it, as Karmada's detector leaves it
+ * (handleResourceTemplateAndBindingCleanup, cleanPPUnmatchedRBs): the same binding and result without that policy's
+ * claim, written only if it had one.
+ */
+function releaseClaim(
+  key: string,
+  template: Template,
+  input: RenderInput,
+  write: (path: string, text: string) => void,
+): void {
+  const before = input.previousBindings.get(key);
+  const released = before && withoutPolicyClaim(before);
+  if (!released || released === before) return;
+  const path = bindingPath(template.ref);
+  const text = changedText(released, input.previousFiles.get(path), input.sourceCommit);
+  if (text !== undefined) write(path, text);
+}
+
 function holdForHook(key: string, template: Template, err: LuaHookError, out: RenderOutput<unknown>): void {
   out.explanations.set(key, {
     ref: template.ref,
@@ -621,8 +633,15 @@ function waitForPolicy(
   waitsFor: NonNullable<Placed['waitsFor']>,
   input: RenderInput,
   out: RenderOutput<unknown>,
+  write: (path: string, text: string) => void,
 ): void {
   const { policy } = waitsFor;
+  // A claim by another policy would have stuck had that policy still selected the template: it let go, and Karmada's
+  // detector cleaned its claim off the binding before matching afresh; the waiting policy adds its own only once it
+  // can build the binding.
+  const before = input.previousBindings.get(key);
+  if (before && before.metadata.annotations?.['flotilla.io/policy'] !== policyKey(policy.object))
+    releaseClaim(key, p.template, input, write);
   const waiting =
     'missing' in waitsFor
       ? `its dependentOverrides ${waitsFor.missing.join(', ')}`

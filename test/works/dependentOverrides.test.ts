@@ -70,6 +70,53 @@ test("a template waits for its policy's dependentOverrides, renders once they ex
   }
 });
 
+test('a policy that lets go of a template loses its claim on the binding while the policy now selecting it waits', async () => {
+  const r = makeConfigRepo();
+  const BINDING = 'bindings/default/web-deployment.yaml';
+  const placedBy = (name: string) => `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: ${name}, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`;
+  try {
+    r.commit(
+      {
+        'clusters/member1.yaml': clusterYaml('member1'),
+        'policies/old.yaml': placedBy('old'),
+        'templates/web.yaml': deployment('web', 2),
+      },
+      'web placed by old',
+    );
+    const sync = async () => syncRepo(await openRepo(r.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF });
+    await sync();
+    assert.match(r.show('flotilla/rendered', BINDING), 'propagationpolicy.karmada.io/name: old');
+
+    r.commit({ 'policies/old.yaml': null, 'policies/web.yaml': policy }, 'old goes; web waits for registry');
+    await sync();
+    const released = r.show('flotilla/rendered', BINDING);
+    assert.not.match(released, 'propagationpolicy.karmada.io/', "neither old's claim nor web's");
+    assert.match(released, '- name: member1', 'the binding keeps its result');
+    assert.match(r.show('flotilla/rendered', MANIFEST), 'replicas: 2', 'and the member its object');
+
+    r.commit({ 'policies/registry.yaml': registry }, 'registry arrives');
+    await sync();
+    assert.match(r.show('flotilla/rendered', BINDING), 'propagationpolicy.karmada.io/name: web');
+    r.commit({ 'policies/registry.yaml': null }, 'registry goes again');
+    await sync();
+    assert.match(
+      r.show('flotilla/rendered', BINDING),
+      'propagationpolicy.karmada.io/name: web',
+      "web's own claim stays while it waits",
+    );
+    const verified = await verifyOutput(await openRepo(r.dir), { outputRef: RENDERED_REF });
+    assert.equal([verified.differs, verified.missing, verified.extra], [[], [], []]);
+  } finally {
+    r.cleanup();
+  }
+});
+
 test('a ClusterPropagationPolicy depends on ClusterOverridePolicies, a PropagationPolicy on OverridePolicies of its namespace', () => {
   const pp = (kind: string, namespace?: string) =>
     ({
