@@ -86,7 +86,15 @@ export function claimTemplate(template: Template, model: ConfigModel, previous: 
       ...(Object.keys(requirements).length > 0 ? { replicaRequirements: requirements } : {}),
       clusters: previous?.spec.clusters ?? [],
       placement: policy.spec.placement ?? {},
-      ...(policy.spec.propagateDeps ? { propagateDeps: true } : {}),
+      // Karmada's ApplyClusterPolicy updates an existing ClusterResourceBinding without its propagateDeps: it keeps
+      // the value it was created with (no controller reads it there: dependencies follow ResourceBindings only).
+      ...((
+        scoped && previous?.kind === 'ClusterResourceBinding'
+          ? previous.spec.propagateDeps
+          : policy.spec.propagateDeps
+      )
+        ? { propagateDeps: true }
+        : {}),
       conflictResolution: policy.spec.conflictResolution ?? 'Abort',
       // A *bool in Karmada's types: copied whenever the policy sets it, false included.
       ...(typeof policy.spec.preserveResourcesOnDeletion === 'boolean'

@@ -159,6 +159,34 @@ test('a cluster-scoped template claimed by a ClusterPropagationPolicy gets a Clu
   assert.not.ok('replicas' in b.spec, 'a non-workload has no replicas');
 });
 
+test("a ClusterResourceBinding keeps the propagateDeps it was created with; a ResourceBinding follows its policy's", () => {
+  const role = templateOf(
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' } },
+    'templates/role.yaml',
+    true,
+  );
+  const cpp = (propagateDeps: boolean) => {
+    const p = propagationPolicy('everything', {
+      resourceSelectors: [
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' },
+        { apiVersion: 'apps/v1', kind: 'Deployment' },
+      ],
+      propagateDeps,
+    });
+    p.object = { ...p.object, kind: 'ClusterPropagationPolicy', metadata: { name: 'everything' } };
+    return p;
+  };
+  const bindingOf = (template: typeof role, propagateDeps: boolean, previous?: ResourceBinding) => {
+    const claim = claimTemplate(template, modelOf({ templates: [template], policies: [cpp(propagateDeps)] }), previous);
+    if (claim.status !== 'claimed') throw new Error(claim.reason);
+    return claim.binding;
+  };
+  const created = bindingOf(role, false);
+  assert.is(bindingOf(role, true, created).spec.propagateDeps, undefined);
+  assert.is(bindingOf(role, false, bindingOf(role, true)).spec.propagateDeps, true);
+  assert.is(bindingOf(web, true, bindingOf(web, false)).spec.propagateDeps, true);
+});
+
 // kube-apiserver clears metadata.namespace of a cluster-scoped object (rest.BeforeCreate): the namespace a file gives
 // a ClusterPropagationPolicy names no other object, so taking it out keeps the claim and its permanent id.
 test('a ClusterPropagationPolicy is one policy whatever namespace its file gives it: its claim sticks', () => {
