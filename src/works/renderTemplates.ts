@@ -532,7 +532,6 @@ function holdForName(key: string, template: Template, refused: RefusedName, out:
   });
 }
 
-/** A template whose Lua hook failed keeps its last output, with the error, until a commit fixes the script. */
 /**
  * The binding of a template whose policy let go of it, as Karmada's detector leaves it
  * (handleResourceTemplateAndBindingCleanup, cleanPPUnmatchedRBs): the same binding and result without that policy's
@@ -552,6 +551,7 @@ function releaseClaim(
   if (text !== undefined) write(path, text);
 }
 
+/** A template whose Lua hook failed keeps its last output, with the error, until a commit fixes the script. */
 function holdForHook(key: string, template: Template, err: LuaHookError, out: RenderOutput<unknown>): void {
   out.explanations.set(key, {
     ref: template.ref,
