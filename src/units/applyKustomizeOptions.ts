@@ -2,11 +2,14 @@ import { kustomizeImage, type KustomizeOptions } from './unitOptions.ts';
 
 type Kustomization = Record<string, unknown>;
 
+/** An image argument's `*`: keep the value the kustomization's entry has. */
+const PRESERVE = '*';
+
 /**
  * A KustomizeUnit's options written into the unit's own kustomization, as Argo CD applies an Application's
  * `source.kustomize` with `kustomize edit` on its copy of the folder (pure): namePrefix, nameSuffix and namespace
  * replace the kustomization's own (an overlay's `namePrefix: kustomize-` becomes `staging-`, not `staging-kustomize-`),
- * an image of a name the kustomization already lists is updated in place (`edit set image`), labels and annotations
+ * an image of a name the kustomization already lists is replaced (`edit set image`), labels and annotations
  * are added over its commonLabels and commonAnnotations (`edit add label|annotation --force`).
  */
 export function applyKustomizeOptions(kustomization: Kustomization, k: KustomizeOptions): Kustomization {
@@ -15,31 +18,34 @@ export function applyKustomizeOptions(kustomization: Kustomization, k: Kustomize
   if (k.nameSuffix) out.nameSuffix = k.nameSuffix;
   if (k.namespace) out.namespace = k.namespace;
   if (k.images?.length) {
-    const images = (Array.isArray(out.images) ? out.images : []).map((i) => ({ ...(i as Record<string, unknown>) }));
+    // `kustomize edit set image` replaces an entry of the same name with the one it is given (a tag alone drops the
+    // entry's newName), keeps a value only where the argument says `*`, and writes the list sorted by name.
+    const byName = new Map<string, Record<string, unknown>>();
+    for (const i of Array.isArray(out.images) ? out.images : [])
+      if (i && typeof i === 'object') byName.set(String((i as { name?: unknown }).name), { ...(i as object) });
     for (const spec of k.images) {
       const set = kustomizeImage(spec);
-      const known = images.find((i) => i.name === set.name);
-      if (!known) {
-        images.push({ ...set });
-        continue;
+      if (!set) continue;
+      const known = byName.get(set.name) ?? {};
+      const entry: Record<string, unknown> = { name: set.name };
+      for (const field of ['newName', 'newTag', 'digest'] as const) {
+        const value = set[field] === PRESERVE ? known[field] : set[field];
+        if (value !== undefined && value !== '') entry[field] = value;
       }
-      if (set.newName) known.newName = set.newName;
-      if (set.newTag) {
-        known.newTag = set.newTag;
-        delete known.digest;
-      }
-      if (set.digest) {
-        known.digest = set.digest;
-        delete known.newTag;
-      }
+      byName.set(set.name, entry);
     }
-    out.images = images;
+    out.images = [...byName.values()].sort((a, b) => compareGo(String(a.name), String(b.name)));
   }
   if (k.commonLabels && Object.keys(k.commonLabels).length > 0)
     out.commonLabels = { ...asMap(out.commonLabels), ...k.commonLabels };
   if (k.commonAnnotations && Object.keys(k.commonAnnotations).length > 0)
     out.commonAnnotations = { ...asMap(out.commonAnnotations), ...k.commonAnnotations };
   return out;
+}
+
+/** Go's `<` on strings: byte order, which is UTF-16 order for the ASCII names images have. */
+function compareGo(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function asMap(v: unknown): Record<string, unknown> {

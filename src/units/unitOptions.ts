@@ -203,7 +203,10 @@ export function parseUnitOptions(
     apiVersions: [isStringList, 'a list of group/version strings'],
     namePrefix: [(v) => typeof v === 'string', 'a string'],
     nameSuffix: [(v) => typeof v === 'string', 'a string'],
-    images: [isStringList, 'a list of `[old=]new[:tag|@digest]` strings'],
+    images: [
+      (v) => isStringList(v) && v.every((i) => kustomizeImage(i) !== undefined),
+      'a list of `[old=]new[:tag|@digest]` strings, each naming a new name, a tag or a digest (kustomize edit set image refuses a bare name)',
+    ],
     commonLabels: [isStringMap, 'a mapping of strings'],
     commonAnnotations: [isStringMap, 'a mapping of strings'],
   };
@@ -276,29 +279,43 @@ export function parseUnitOptions(
   return { options: scope ? { ...options, scope } : options, problems };
 }
 
-/** Argo CD's image override `[old=]new[:tag|@digest]` as a kustomize images entry. */
-export function kustomizeImage(spec: string): { name: string; newName?: string; newTag?: string; digest?: string } {
+/** A kustomize images entry, as `kustomize edit set image` writes one. */
+export interface KustomizeImage {
+  name: string;
+  newName?: string;
+  newTag?: string;
+  digest?: string;
+}
+
+/**
+ * Argo CD's image override `[old=]new[:tag|@digest]` as the images entry `kustomize edit set image` makes of it (its
+ * setimage.go parse), or undefined where that command refuses the argument (a bare name: neither `=`, a tag nor a
+ * digest). The name is split from its tag and digest as kustomize's image.Split does: at the first `:` and `@` after
+ * the first `/`, so `nginx:1.2@sha256:…` is nginx with tag 1.2 and a digest, and a registry's port stays in the name.
+ */
+export function kustomizeImage(spec: string): KustomizeImage | undefined {
   const eq = spec.indexOf('=');
   const target = eq >= 0 ? spec.slice(eq + 1) : spec;
-  let image = target;
-  let newTag: string | undefined;
-  let digest: string | undefined;
-  const at = target.indexOf('@');
-  if (at >= 0) {
-    image = target.slice(0, at);
-    digest = target.slice(at + 1);
-  } else {
-    const colon = target.lastIndexOf(':');
-    if (colon > target.lastIndexOf('/')) {
-      image = target.slice(0, colon);
-      newTag = target.slice(colon + 1);
-    }
-  }
+  const { name: image, tag, digest } = splitImageName(target);
+  if (image === spec) return undefined;
   const name = eq >= 0 ? spec.slice(0, eq) : image;
   return {
     name,
-    ...(image !== name ? { newName: image } : {}),
-    ...(newTag !== undefined ? { newTag } : {}),
-    ...(digest !== undefined ? { digest } : {}),
+    ...(eq >= 0 ? { newName: image } : {}),
+    ...(tag !== '' ? { newTag: tag } : {}),
+    ...(digest !== '' ? { digest } : {}),
   };
+}
+
+function splitImageName(image: string): { name: string; tag: string; digest: string } {
+  const slash = Math.max(image.indexOf('/'), 0);
+  const rest = image.slice(slash);
+  const at = rest.indexOf('@');
+  const colon = rest.indexOf(':');
+  if (colon < 0 && at < 0) return { name: image, tag: '', digest: '' };
+  if (at >= 0 && (at < colon || colon < 0))
+    return { name: image.slice(0, slash + at), tag: '', digest: image.slice(slash + at + 1) };
+  if (at >= 0)
+    return { name: image.slice(0, slash + colon), tag: rest.slice(colon + 1, at), digest: rest.slice(at + 1) };
+  return { name: image.slice(0, slash + colon), tag: rest.slice(colon + 1), digest: '' };
 }

@@ -21,20 +21,40 @@ test("namePrefix, nameSuffix and namespace replace the kustomization's own, as k
   assert.is(GUESTBOOK.namePrefix, 'kustomize-', 'the input is not changed');
 });
 
-test('an image the kustomization lists is updated in place, a new one added; labels and annotations are added over its own', () => {
+test('an image the kustomization lists is replaced, a new one added, the list sorted by name; labels and annotations are added over its own', () => {
   const out = applyKustomizeOptions(GUESTBOOK, {
     images: ['gb-frontend=nginx:1.27', 'redis:7', 'busybox@sha256:def'],
     commonLabels: { tier: 'frontend', team: 'web' },
     commonAnnotations: { owner: 'web-team' },
   });
   assert.equal(out.images, [
+    { name: 'busybox', digest: 'sha256:def' },
     { name: 'gb-frontend', newTag: '1.27', newName: 'nginx' },
     { name: 'redis', newTag: '7' },
-    { name: 'busybox', digest: 'sha256:def' },
   ]);
   assert.equal(out.commonLabels, { app: 'guestbook', tier: 'frontend', team: 'web' });
   assert.equal(out.commonAnnotations, { owner: 'web-team' });
   assert.equal(applyKustomizeOptions(GUESTBOOK, {}), GUESTBOOK, 'no options, no change');
+});
+
+test("an image override replaces the kustomization's entry of its name whole, as kustomize edit set image does: a tag alone leaves the image's own name, `*` keeps the entry's value", () => {
+  const mirrored = {
+    resources: ['deployment.yaml'],
+    images: [
+      { name: 'nginx', newName: 'registry.example.com/nginx', newTag: '1.0' },
+      { name: 'redis', newName: 'registry.example.com/redis', digest: 'sha256:abc' },
+    ],
+  };
+  const out = applyKustomizeOptions(mirrored, { images: ['nginx:2.0', 'redis=*:7'] });
+  assert.equal(out.images, [
+    { name: 'nginx', newTag: '2.0' },
+    { name: 'redis', newName: 'registry.example.com/redis', newTag: '7' },
+  ]);
+  assert.equal(
+    applyKustomizeOptions({}, { images: ['busybox=*:1.36'] }).images,
+    [{ name: 'busybox', newTag: '1.36' }],
+    'a `*` with no entry to keep from is left out',
+  );
 });
 
 test.run();

@@ -309,6 +309,24 @@ test("Argo CD's image overrides read as kustomize images entries", () => {
     newTag: '1.27',
   });
   assert.equal(kustomizeImage('nginx@sha256:abc'), { name: 'nginx', digest: 'sha256:abc' });
+  assert.equal(
+    kustomizeImage('nginx:1.27@sha256:abc'),
+    { name: 'nginx', newTag: '1.27', digest: 'sha256:abc' },
+    'a tag and a digest split at the first : and @, as kustomize splits them',
+  );
+  assert.equal(kustomizeImage('nginx=nginx:1.27'), { name: 'nginx', newName: 'nginx', newTag: '1.27' });
+  assert.is(kustomizeImage('nginx'), undefined, 'kustomize edit set image refuses a bare name');
+});
+
+test('an image override naming neither a new name, a tag nor a digest is refused at its line, as kustomize edit set image refuses it', () => {
+  const file = 'web/flotilla-unit.yaml';
+  const text = 'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  images: [nginx]\n';
+  const read = parseUnitOptions('kustomize', file, parseDocuments(file, new TextEncoder().encode(text)).documents);
+  assert.equal(
+    read.problems.map((p) => [p.line, p.code]),
+    [[4, 'INVALID_VALUE']],
+  );
+  assert.match(read.problems[0]!.message, /bare name/);
 });
 
 test("a unit's clusterAffinity is checked as a policy's placement.clusterAffinity is, at the field's line", () => {
