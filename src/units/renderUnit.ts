@@ -8,9 +8,15 @@ import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/mode
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
-import { OUTSIDE_LOAD_FIX, outsideLoadMessage, pluginConfigOutsideLoads } from './parseKustomization.ts';
+import {
+  OUTSIDE_LOAD_FIX,
+  outsideLoadMessage,
+  parseKustomization,
+  pluginConfigOutsideLoads,
+} from './parseKustomization.ts';
+import type { KustomizeInputText } from './kustomizeErrorPlaces.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
-import type { SourceUnit } from './detectUnits.ts';
+import { markerTool, resolveRelative, type SourceUnit } from './detectUnits.ts';
 import { toolProblem, type HelmInputTexts } from './toolProblem.ts';
 import { chartArchiveFiles } from './chartArchive.ts';
 import { knownPackedChart, readPackedChart, type PackedChart } from './packedCharts.ts';
@@ -44,7 +50,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings or failure are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 19;
+const RUN_RECIPE = 20;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -540,6 +546,9 @@ async function runUnit(
                   ...(templateLine === undefined ? {} : { templateLine }),
                 }
               : undefined,
+            options.tool === 'kustomize'
+              ? await kustomizeInputTexts(src, unit, written.files, committedKustomization)
+              : undefined,
           ),
           // A file the tool did not find may be a link left out.
           ...links,
@@ -594,6 +603,47 @@ async function kustomizePlaces(
   }
   return placeObjects(origins, unit.dir, (file) => texts.get(file));
 }
+
+/**
+ * The kustomizations a failed build read, the unit's own first as committed (without the options and origin
+ * annotations written into its copy), then each file one names that is no folder (its patches, replacements): where
+ * kustomize's error, which names none of them, is placed (kustomizeErrorPlaces.ts).
+ */
+async function kustomizeInputTexts(
+  src: string,
+  unit: SourceUnit,
+  files: readonly string[],
+  committedKustomization: string | undefined,
+): Promise<KustomizeInputText[]> {
+  const read = (file: string) => readFile(path.join(src, file), 'utf8').catch(() => undefined);
+  const markers = [
+    unit.marker,
+    ...files.filter((f) => f !== unit.marker && markerTool(path.posix.basename(f)) === 'kustomize'),
+  ];
+  const out: KustomizeInputText[] = [];
+  const named = new Set<string>();
+  for (const file of markers) {
+    const text = file === unit.marker ? committedKustomization : await read(file);
+    if (text === undefined) continue;
+    out.push({ file, text, kustomization: true });
+    const dir = path.posix.dirname(file);
+    for (const ref of parseKustomization(file, text).references)
+      if (!ref.folderAllowed) {
+        const resolved = resolveRelative(dir === '.' ? '' : dir, ref.path);
+        if (resolved !== undefined && files.includes(resolved)) named.add(resolved);
+      }
+  }
+  for (const file of named) {
+    const size = (await stat(path.join(src, file)).catch(() => undefined))?.size ?? Infinity;
+    if (size > MAX_PLACED_FILE_BYTES) continue;
+    const content = await read(file);
+    if (content !== undefined) out.push({ file, text: content, kustomization: false });
+  }
+  return out;
+}
+
+/** A patch or replacements file larger than this is not searched for where an error is: none is near this size. */
+const MAX_PLACED_FILE_BYTES = 1024 * 1024;
 
 /**
  * The value files (lowest precedence first), the options file, the charts' schemas and the chart's requirements.yaml

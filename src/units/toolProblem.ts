@@ -4,6 +4,7 @@ import type { ToolBinary } from './unitTools.ts';
 import type { ChartPlace } from './subchartPaths.ts';
 import { schemaErrorPath, whereValueIsSet } from './valueLines.ts';
 import { yamlParseError } from './yamlErrorLines.ts';
+import { kustomizeErrorPlace, type KustomizeInputText } from './kustomizeErrorPlaces.ts';
 
 /**
  * Texts of the commit a Helm error can be placed in: `texts` by repository path (value files, the options file, the
@@ -33,6 +34,8 @@ export function toolProblem(
   /** Helm: the file of the commit a path in the rendered chart names (subchartPaths.ts). */
   sourceFile: (inChart: string) => ChartPlace = (inChart) => ({ file: copiedFrom(unit, `${unit.dir}/${inChart}`) }),
   inputs: HelmInputTexts = { texts: new Map(), valueFiles: [] },
+  /** Kustomize: the kustomizations the build read (the unit's own first) and the patch files they name. */
+  kustomizeTexts: readonly KustomizeInputText[] = [],
 ): Problem {
   // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
   // holds it already, and left in, it pushed the cause out of the message.
@@ -83,9 +86,14 @@ export function toolProblem(
     unit.tool === 'kustomize' && named
       ? undefined
       : /([\w.-]+)\/([\w./-]+\.(?:ya?ml|tpl|txt|json))(?::(\d+))?(?::(\d+))?/.exec(text);
+  const placed = unit.tool === 'kustomize' && !named ? kustomizeErrorPlace(text, kustomizeTexts) : undefined;
   if (unit.tool === 'kustomize' && named) {
     const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
     if (within(inRepo)) file = inRepo!;
+  } else if (placed && within(placed.file)) {
+    file = placed.file;
+    line = placed.line;
+    column = placed.column ?? 1;
   } else if (m) {
     const place: ChartPlace = unit.tool === 'helm' ? sourceFile(m[2]!) : { file: `${m[1]}/${m[2]}` };
     const inRepo = place.file;

@@ -305,6 +305,41 @@ test("kustomize's error about a resource it could not read is at that file and l
   assert.not.match(snapshot.model.problems[0]!.message, /flotilla-unit-/, 'no temporary path');
 });
 
+test("kustomize's error about a patch or a replacement it could not apply is at the patch's path line or the replacement's source, in the base's files where a base failed", async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'apps/base/kustomization.yaml':
+        'resources:\n  - cm.yaml\npatches:\n  - path: patches/data.yaml\n    target: {kind: ConfigMap}\n',
+      'apps/base/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n',
+      'apps/base/patches/data.yaml': '- op: replace\n  path: /data/level\n  value: debug\n',
+      'apps/prod/kustomization.yaml': 'resources:\n  - ../base\n',
+      'apps/edge/kustomization.yaml': `resources:
+  - cm.yaml
+replacements:
+  - source: {kind: ConfigMap, name: settings, fieldPath: data.level}
+    targets:
+      - select: {kind: ConfigMap}
+        fieldPaths: [data.copy]
+`,
+      'apps/edge/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: edge\n',
+    },
+    'patch and replacement that do not apply',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  assert.equal(
+    snapshot.model.problems.map((p) => [p.code, p.file, p.line, p.column]),
+    [
+      ['UNIT_FAILED', 'apps/base/patches/data.yaml', 2, 9],
+      ['UNIT_FAILED', 'apps/edge/kustomization.yaml', 4, 37],
+    ],
+  );
+  assert.match(snapshot.model.problems[0]!.message, /doc is missing path: \/data\/level/);
+  assert.match(snapshot.model.problems[0]!.fix, /^correct apps\/base\/patches\/data\.yaml /);
+  assert.match(snapshot.model.problems[1]!.message, /nothing selected by ConfigMap\.\[noVer\]\.\[noGrp\]\/settings/);
+});
+
 test('a kustomization naming a file the commit lacks is held until a later commit adds it, then renders', async () => {
   const r = makeConfigRepoWith(
     repos,
