@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { readGoBoolFlags } from './goBoolFlags.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey } from '../api/kinds.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
@@ -254,30 +255,10 @@ function labelsOf(object: Record<string, unknown>): Record<string, string> | und
   return (object.metadata as { labels?: Record<string, string> } | undefined)?.labels;
 }
 
-/**
- * `--show-events[=BOOL]`, read as pflag reads a bool flag (Go's strconv.ParseBool values; a separate word after it is
- * not its value), and the other words; kubectl describes events unless it is false.
- */
+/** `--show-events[=BOOL]` and the other words; kubectl describes events unless it is false. */
 export function readShowEvents(argv: readonly string[]): { showEvents: boolean; rest: string[] } {
-  let showEvents = true;
-  const rest: string[] = [];
-  let ended = false;
-  for (const arg of argv) {
-    const flag = ended ? null : /^--show-events(?:=([\s\S]*))?$/.exec(arg);
-    if (arg === '--') ended = true;
-    if (!flag) {
-      rest.push(arg);
-      continue;
-    }
-    const value = flag[1] ?? 'true';
-    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) showEvents = true;
-    else if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) showEvents = false;
-    else
-      throw new UsageError(
-        `invalid argument "${value}" for "--show-events" flag: strconv.ParseBool: parsing "${value}": invalid syntax`,
-      );
-  }
-  return { showEvents, rest };
+  const { values, rest } = readGoBoolFlags(argv, ['show-events']);
+  return { showEvents: values['show-events'] ?? true, rest };
 }
 
 /**

@@ -24,6 +24,7 @@ import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing, type Listing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
 import { UsageError } from '../errors/UsageError.ts';
+import { readGoBoolFlags } from './goBoolFlags.ts';
 import {
   asksForAll,
   readResourceArguments,
@@ -156,13 +157,20 @@ const USAGE =
 const GET_OPTIONS = {
   ...READ_OPTIONS,
   selector: { type: 'string', short: 'l' },
-  'no-headers': { type: 'boolean', default: false },
-  'show-labels': { type: 'boolean', default: false },
   'label-columns': { type: 'string', short: 'L', multiple: true },
   'sort-by': { type: 'string' },
   watch: { type: 'boolean', short: 'w', default: false },
-  'watch-only': { type: 'boolean', default: false },
 } as const;
+
+/** get's boolean flags that take `=BOOL` as kubectl's do (the short -A and -w are read by parseArgs). */
+const GET_BOOL_FLAGS = [
+  'all-namespaces',
+  'no-headers',
+  'show-labels',
+  'watch',
+  'watch-only',
+  'allow-missing-template-keys',
+] as const;
 
 /**
  * `flotilla get`: kubectl get over Git state. Clusters from the config repo and the status branch, bindings
@@ -170,7 +178,19 @@ const GET_OPTIONS = {
  * words as kubectl reads them. Exit 0, or 1 when a named object does not exist.
  */
 export async function getCommand(argv: string[], ctx: ReadCommandContext): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: GET_OPTIONS });
+  const bools = readGoBoolFlags(argv, GET_BOOL_FLAGS);
+  const parsed = parseArgs({ args: bools.rest, allowPositionals: true, options: GET_OPTIONS });
+  const { positionals } = parsed;
+  const values = {
+    ...parsed.values,
+    'all-namespaces': bools.values['all-namespaces'] ?? parsed.values['all-namespaces'],
+    watch: bools.values.watch ?? parsed.values.watch,
+    'no-headers': bools.values['no-headers'] ?? false,
+    'show-labels': bools.values['show-labels'] ?? false,
+    'watch-only': bools.values['watch-only'] ?? false,
+    // kubectl's default: a missing field gives nothing rather than an error.
+    'allow-missing-template-keys': bools.values['allow-missing-template-keys'] ?? true,
+  };
   if (values.help) {
     ctx.out(
       `Usage: ${USAGE}\n       [--repo DIR] [--rev REV] [--source-branch main] [--rendered-branch flotilla/rendered] [--status-branch flotilla/status]\n`,
@@ -302,6 +322,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     failed = printObject(
       output,
       template,
+      values['allow-missing-template-keys'],
       single && objects.length === 1
         ? objects[0]
         : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: objects },
@@ -601,12 +622,13 @@ function printColumns(
 }
 
 /**
- * What get prints for -o yaml, json or jsonpath: the object, or the template applied to it with kubectl's default
- * --allow-missing-template-keys; a template that fails on the object exits 1 with JSONPathPrinter's words.
+ * What get prints for -o yaml, json or jsonpath: the object, or the template applied to it (a missing field an error
+ * only with --allow-missing-template-keys=false); a template that fails on the object exits 1 with JSONPathPrinter's words.
  */
 function printObject(
   output: string,
   template: Template | undefined,
+  allowMissingKeys: boolean,
   value: unknown,
   ctx: ReadCommandContext,
 ): string | undefined {
@@ -617,7 +639,7 @@ function printObject(
   try {
     // Strings from Git are printed as the template asks, but no control character but tab and newline reaches the terminal.
     ctx.out(
-      terminalSafe(executeJsonPath(template.text, value, { allowMissingKeys: true, asJson: template.asJson }), {
+      terminalSafe(executeJsonPath(template.text, value, { allowMissingKeys, asJson: template.asJson }), {
         multiline: true,
       }),
     );

@@ -267,6 +267,38 @@ test("-o jsonpath errors: kubectl's words and exit code 1", async () => {
   }
 });
 
+test('--allow-missing-template-keys=false makes a missing field a jsonpath error; custom columns and --sort-by ignore it', async () => {
+  for (const args of [
+    ['gadgets', '--allow-missing-template-keys=false', '-o', 'jsonpath={.items[*].spec.size}'],
+    ['gadgets', '--allow-missing-template-keys', '-o', 'jsonpath={.items[*].spec.nope}'],
+    ['gadgets', '--allow-missing-template-keys=0', '-o', 'custom-columns=A:.spec.nope'],
+    ['gadgets', '--allow-missing-template-keys=false', '--sort-by=.metadata.labels.app', '-o', 'name'],
+    ['gadgets', '--allow-missing-template-keys=false', '--no-headers=false', '--show-labels=False'],
+    ['gadgets', '--no-headers=true', '--all-namespaces=true'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(real.code, 0, real.stderr);
+    assert.is(ours.code, 0, ours.err);
+    assert.is(ours.out, real.stdout, args.join(' '));
+  }
+  for (const args of [
+    ['gadgets', '--allow-missing-template-keys=false', '-o', 'jsonpath={.items[*].spec.nope}'],
+    ['gadget', 'small', '--allow-missing-template-keys=f', '-o', 'jsonpath={.spec.size} {.spec.nope}'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(real.code, 1, args.join(' '));
+    assert.is(ours.code, 1, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err.split('\n')[0], real.stderr.split('\n')[0], args.join(' '));
+  }
+  assert.match(
+    (await flotilla('gadget', 'small', '--allow-missing-template-keys=false', '-o', 'jsonpath={.spec.nope}')).err,
+    'nope is not found',
+  );
+});
+
 test('-o custom-columns and custom-columns-file print the cells and layout kubectl prints', async () => {
   const file = join(repo.path, 'columns.txt');
   writeFileSync(file, 'NAME   READY\n.metadata.name {.spec.conditions[?(@.type=="Ready")].status}\nignored line\n');
