@@ -151,7 +151,7 @@ export function reportUnknownType(err: UnknownResourceTypeError, ctx: ReadComman
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind>[,TYPE...] [NAME... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by PATH] [--no-headers] [--show-labels] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind>[,TYPE...] [NAME... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by PATH] [--no-headers] [--show-labels] [--show-kind] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
@@ -170,6 +170,8 @@ const GET_BOOL_FLAGS = [
   'watch',
   'watch-only',
   'allow-missing-template-keys',
+  'show-kind',
+  'output-watch-events',
 ] as const;
 
 /**
@@ -188,6 +190,8 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     'no-headers': bools.values['no-headers'] ?? false,
     'show-labels': bools.values['show-labels'] ?? false,
     'watch-only': bools.values['watch-only'] ?? false,
+    'show-kind': bools.values['show-kind'] ?? false,
+    'output-watch-events': bools.values['output-watch-events'] ?? false,
     // kubectl's default: a missing field gives nothing rather than an error.
     'allow-missing-template-keys': bools.values['allow-missing-template-keys'] ?? true,
   };
@@ -206,6 +210,10 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   // kubectl's Validate: labels are a column of its own table, which no other output has.
   if (values['show-labels'] && requested !== 'text' && requested !== 'wide') {
     ctx.err(`error: --show-labels option cannot be used with ${requested} printer\n`);
+    return 1;
+  }
+  if (values['output-watch-events']) {
+    ctx.err('error: --output-watch-events option can only be used with --watch or --watch-only\n');
     return 1;
   }
   const columns = customColumnsOutput(requested, values['no-headers'] ?? false);
@@ -265,6 +273,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     }
     const written = printTables(tables, {
       noHeaders: values['no-headers'] ?? false,
+      showKind: values['show-kind'],
       labels: {
         keys: (values['label-columns'] ?? []).flatMap((text) => text.split(',')),
         show: values['show-labels'] ?? false,
@@ -485,7 +494,7 @@ function sortedTables(infos: readonly GetInfo[], sortBy: string): GetInfo[] | { 
 /**
  * kubectl get's human-readable output of its tables: consecutive tables of one type share a header and column widths;
  * a new type starts a table of its own, after a blank line when something was printed before it (not with
- * --no-headers). With more than one type, each name is kind.group/name, as kubectl's --show-kind. With -A, once a
+ * --no-headers). With more than one type or --show-kind, each name is kind.group/name. With -A, once a
  * namespaced type's table is printed every later table has a NAMESPACE column (a cluster-scoped object's empty), as
  * kubectl's shared print flags keep it. Returns whether anything was printed.
  */
@@ -493,11 +502,12 @@ function printTables(
   tables: readonly GetInfo[],
   options: {
     noHeaders: boolean;
+    showKind: boolean;
     labels: { keys: readonly string[]; show: boolean };
     out: (s: string) => void;
   },
 ): boolean {
-  const withKind = new Set(tables.map((t) => resourceName(t.type))).size > 1;
+  const withKind = options.showKind || new Set(tables.map((t) => resourceName(t.type))).size > 1;
   let withNamespace = false;
   let written = false;
   for (let start = 0; start < tables.length; ) {

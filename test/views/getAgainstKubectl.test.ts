@@ -299,6 +299,27 @@ test('--allow-missing-template-keys=false makes a missing field a jsonpath error
   );
 });
 
+test("--show-kind names each row kind.group/name in kubectl's own table only; --output-watch-events without a watch is kubectl's error", async () => {
+  for (const args of [
+    ['gadgets', '--show-kind'],
+    ['gadget', 'small', '--show-kind', '--no-headers'],
+    ['gadgets', '--show-kind=false'],
+    ['gadgets', '--show-kind', '-o', 'name'],
+    ['gadgets', '--show-kind', '-o', 'custom-columns=N:.metadata.name'],
+    ['gadgets', '--output-watch-events=false', '-o', 'name'],
+    ['gadgets', '--output-watch-events'],
+    ['gadgets', '--output-watch-events', '--show-labels', '-o', 'name'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err, real.stderr, args.join(' '));
+    assert.is(ours.code, real.code, args.join(' '));
+  }
+  assert.match((await flotilla('gadgets', '--show-kind')).out, /^gadget\.example\.com\/tiny /m);
+  assert.is((await flotilla('gadgets', '--output-watch-events')).code, 1);
+});
+
 test('-o custom-columns and custom-columns-file print the cells and layout kubectl prints', async () => {
   const file = join(repo.path, 'columns.txt');
   writeFileSync(file, 'NAME   READY\n.metadata.name {.spec.conditions[?(@.type=="Ready")].status}\nignored line\n');
