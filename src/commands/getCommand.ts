@@ -151,7 +151,7 @@ export function reportUnknownType(err: UnknownResourceTypeError, ctx: ReadComman
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind>[,TYPE...] [NAME... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by PATH] [--no-headers] [--show-labels] [--show-kind] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind>[,TYPE...] [NAME... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--template TEMPLATE] [--allow-missing-template-keys=false] [--sort-by PATH] [--no-headers] [--show-labels] [--show-kind] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
@@ -159,6 +159,7 @@ const GET_OPTIONS = {
   selector: { type: 'string', short: 'l' },
   'label-columns': { type: 'string', short: 'L', multiple: true },
   'sort-by': { type: 'string' },
+  template: { type: 'string' },
   watch: { type: 'boolean', short: 'w', default: false },
 } as const;
 
@@ -205,10 +206,11 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     throw new UsageError(
       '--watch is not supported: flotilla get reads Git, which has no watch; run it again after the next sync, or watch a member with kubectl --context CLUSTER get -w',
     );
-  const requested = values.output ?? 'text';
-  const template = jsonPathTemplate(requested);
+  // Flotilla's own default `text` is kubectl's empty -o.
+  const requested = values.output === 'text' ? '' : (values.output ?? '');
+  const templateArg = values.template ?? '';
   // kubectl's Validate: labels are a column of its own table, which no other output has.
-  if (values['show-labels'] && requested !== 'text' && requested !== 'wide') {
+  if (values['show-labels'] && requested !== '' && requested !== 'wide') {
     ctx.err(`error: --show-labels option cannot be used with ${requested} printer\n`);
     return 1;
   }
@@ -216,12 +218,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     ctx.err('error: --output-watch-events option can only be used with --watch or --watch-only\n');
     return 1;
   }
-  const columns = customColumnsOutput(requested, values['no-headers'] ?? false);
-  const output = template ? 'jsonpath' : columns ? 'custom-columns' : requested;
-  if (!['text', 'wide', 'yaml', 'json', 'name', 'jsonpath', 'custom-columns'].includes(output))
-    throw new UsageError(
-      `-o ${output}: use wide, yaml, json, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE`,
-    );
+  const output = chooseOutput(requested, templateArg, values['no-headers'] ?? false);
+  const template = output.type === 'jsonpath' ? output.template : undefined;
+  const columns = output.type === 'custom-columns' ? output.columns : undefined;
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
   if (positionals.length === 0) throw new UsageError(USAGE);
   const opened = await openRequests('get', positionals, requirements !== undefined, values, ctx);
@@ -243,7 +242,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
       ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
       allNamespaces: values['all-namespaces'] ?? false,
-      wide: output === 'wide',
+      wide: output.type === 'wide',
       now: ctx.now(),
     });
     // cli-runtime's builder refuses a name with --all-namespaces for a namespaced type (a cluster-scoped one is read);
@@ -265,7 +264,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     return 1;
   }
   const sortBy = values['sort-by'] ?? '';
-  if (output === 'text' || output === 'wide') {
+  if (output.type === 'table' || output.type === 'wide') {
     const tables = sortBy === '' ? infos : sortedTables(infos, sortBy);
     if ('error' in tables) {
       ctx.err(`error: ${terminalSafe(tables.error)}\n`);
@@ -289,7 +288,14 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     return reportErrors(notFound, undefined, ctx);
   }
   // kubectl makes these printers once the objects are read: a missing object's error comes first.
-  const unusable = template && 'error' in template ? template : columns && 'error' in columns ? columns : undefined;
+  const unusable =
+    output.type === 'unusable'
+      ? output
+      : template && 'error' in template
+        ? template
+        : columns && 'error' in columns
+          ? columns
+          : undefined;
   if (unusable) {
     ctx.err(`error: ${unusable.error}\n`);
     return 1;
@@ -320,7 +326,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   const table = columns && 'columns' in columns ? columns : undefined;
   let failed: string | undefined;
   if (table) failed = printColumns(table, objects, ctx);
-  else if (output === 'name')
+  else if (output.type === 'name')
     for (const { type, object, row, nameAt } of items) {
       // kubectl prints kind.group/name, the kind lower-cased (`deployment.apps/web`, `service/web`), and the object's
       // own name: a Work's, not the name of the template it carries that its table shows.
@@ -329,7 +335,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     }
   else
     failed = printObject(
-      output,
+      output.type === 'yaml' ? 'yaml' : 'json',
       template,
       values['allow-missing-template-keys'],
       single && objects.length === 1
@@ -549,19 +555,78 @@ function kindPrefix(type: ResourceType): string {
   return `${kindOf(type)}${groupOf(type) ? `.${groupOf(type)}` : ''}`.toLowerCase();
 }
 
-/** A parsed -o jsonpath template, or kubectl's error for one that cannot be used; undefined for other outputs. */
+/** A parsed -o jsonpath template, or kubectl's error for one that cannot be used. */
 type Template = { text: string; asJson: boolean } | { error: string };
 
 /**
- * cli-runtime's JSONPathPrintFlags: `jsonpath=`, `jsonpath-as-json=` and `jsonpath-file=` (read here), each parsed
+ * What -o (and --template) ask get to print, chosen as kubectl's PrintFlags.ToPrinter tries its printers in turn:
+ * templates, json and yaml (any case), its own table (`` or `wide`), custom columns, name (any case). A format none
+ * takes is kubectl's error, said once the objects are read, as kubectl makes its printer then. --template alone is a
+ * Go template, which flotilla does not run.
+ */
+type OutputChoice =
+  | { type: 'table' | 'wide' | 'json' | 'yaml' | 'name' }
+  | { type: 'jsonpath'; template: Template }
+  | { type: 'custom-columns'; columns: Columns }
+  | { type: 'unusable'; error: string };
+
+const GO_TEMPLATE_FORMATS = ['go-template', 'go-template-file', 'template', 'templatefile'];
+const ALLOWED_FORMATS =
+  'custom-columns,custom-columns-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,wide,yaml';
+
+function chooseOutput(format: string, templateArg: string, noHeaders: boolean): OutputChoice {
+  const templateFormat = format === '' && templateArg !== '' ? 'go-template' : format;
+  const goTemplate = templateFormatValue(templateFormat, templateArg, GO_TEMPLATE_FORMATS);
+  if (goTemplate)
+    throw new UsageError(
+      `-o ${templateFormat}${templateArg === '' ? '' : ` --template ${templateArg}`}: Go templates are not run by flotilla get; use -o jsonpath=TEMPLATE (client-go's JSONPath), custom-columns=SPEC, json or yaml`,
+    );
+  const jsonPath = templateFormatValue(format, templateArg, ['jsonpath', 'jsonpath-as-json', 'jsonpath-file']);
+  if (jsonPath) return { type: 'jsonpath', template: jsonPathTemplate(jsonPath.format, jsonPath.value) };
+  const lower = format.toLowerCase();
+  if (lower === 'json' || lower === 'yaml') return { type: lower };
+  if (format === '' || format === 'wide') return { type: format === '' ? 'table' : 'wide' };
+  const columns =
+    format === '' ? undefined : templateFormatValue(format, templateArg, ['custom-columns', 'custom-columns-file']);
+  if (columns)
+    return { type: 'custom-columns', columns: customColumnsOutput(columns.format, columns.value, noHeaders) };
+  if (lower === 'name') return { type: 'name' };
+  return {
+    type: 'unusable',
+    error: `unable to match a printer suitable for the output format ${JSON.stringify(format)}, allowed formats are: ${ALLOWED_FORMATS}`,
+  };
+}
+
+/**
+ * cli-runtime's reading of a template format: `FORMAT=VALUE`, or FORMAT alone with --template's value; undefined
+ * when the format is none of these (a format with `=` beside --template is none of them).
+ */
+function templateFormatValue(
+  format: string,
+  templateArg: string,
+  formats: readonly string[],
+): { format: string; value: string } | undefined {
+  if (templateArg === '' && format === '') return undefined;
+  let name = format;
+  let value = templateArg;
+  if (templateArg === '') {
+    const prefixed = formats.find((f) => format.startsWith(`${f}=`));
+    if (prefixed) {
+      name = prefixed;
+      value = format.slice(prefixed.length + 1);
+    }
+  }
+  return formats.includes(name) ? { format: name, value } : undefined;
+}
+
+/**
+ * cli-runtime's JSONPathPrintFlags: `jsonpath`, `jsonpath-as-json` and `jsonpath-file` (read here), each parsed
  * before anything is read, with kubectl's errors for an empty, unreadable or unparsable template.
  */
-function jsonPathTemplate(output: string): Template | undefined {
-  const format = /^(jsonpath|jsonpath-as-json|jsonpath-file)(?:=([\s\S]*))?$/.exec(output);
-  if (!format) return undefined;
-  let text = format[2] ?? '';
+function jsonPathTemplate(format: string, value: string): Template {
+  let text = value;
   if (text === '') return { error: 'template format specified but no template given' };
-  if (format[1] === 'jsonpath-file') {
+  if (format === 'jsonpath-file') {
     try {
       text = readFileSync(text, 'utf8');
     } catch (err) {
@@ -574,7 +639,7 @@ function jsonPathTemplate(output: string): Template | undefined {
     if (err instanceof JsonPathSyntaxError) return { error: `error parsing jsonpath ${text}, ${err.message}` };
     throw err;
   }
-  return { text, asJson: format[1] === 'jsonpath-as-json' };
+  return { text, asJson: format === 'jsonpath-as-json' };
 }
 
 /** A file that could not be read, in Go's os.PathError words (`open FILE: no such file or directory`). */
@@ -591,20 +656,17 @@ function goOpenError(file: string, err: unknown): string {
   return `${code === 'EISDIR' ? 'read' : 'open'} ${file}: ${reason}`;
 }
 
-/** The -o custom-columns or custom-columns-file columns, or kubectl's error for them; undefined for other outputs. */
+/** The -o custom-columns or custom-columns-file columns, or kubectl's error for them. */
 type Columns = { columns: CustomColumn[]; noHeaders: boolean } | { error: string };
 
 /**
  * cli-runtime's CustomColumnsPrintFlags, parsed before anything is read: the spec (which --no-headers applies to) or
  * the file's two lines (to which it does not).
  */
-function customColumnsOutput(output: string, noHeaders: boolean): Columns | undefined {
-  const format = /^(custom-columns|custom-columns-file)(?:=([\s\S]*))?$/.exec(output);
-  if (!format) return undefined;
-  const value = format[2] ?? '';
+function customColumnsOutput(format: string, value: string, noHeaders: boolean): Columns {
   try {
     if (value === '') return { error: 'custom-columns format specified but no custom columns given' };
-    if (format[1] === 'custom-columns') return { columns: columnsFromSpec(value), noHeaders };
+    if (format === 'custom-columns') return { columns: columnsFromSpec(value), noHeaders };
     let text: string;
     try {
       text = readFileSync(value, 'utf8');

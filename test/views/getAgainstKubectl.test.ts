@@ -320,6 +320,52 @@ test("--show-kind names each row kind.group/name in kubectl's own table only; --
   assert.is((await flotilla('gadgets', '--output-watch-events')).code, 1);
 });
 
+test('-o is chosen as kubectl chooses its printer: json, yaml and name in any case, --template beside jsonpath or custom-columns, an unknown format its error', async () => {
+  for (const args of [
+    ['gadgets', '-o', 'NAME'],
+    ['gadget', 'small', '-o', 'Json'],
+    ['gadgets', '-o', ''],
+    ['gadgets', '-o', 'jsonpath', '--template={.items[*].metadata.name}'],
+    ['gadgets', '-o', 'jsonpath-as-json', '--template={.kind}'],
+    ['gadgets', '-o', 'custom-columns', '--template=N:.metadata.name'],
+    ['gadgets', '-o', 'name', '--template=N:.metadata.name'],
+    ['gadget', 'nope', '-o', 'bogus'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    const spec = (text: string) => (args.includes('Json') ? block(text, 'spec') : text);
+    assert.is(spec(ours.out), spec(real.stdout), args.join(' '));
+    assert.is(ours.err, real.stderr, args.join(' '));
+    assert.is(ours.code, real.code, args.join(' '));
+  }
+  // kubectl lists its Go template formats too, which flotilla does not run.
+  const goTemplates = /go-template,go-template-file,|template,templatefile,/g;
+  for (const args of [
+    ['gadgets', '-o', 'WIDE'],
+    ['gadgets', '-o', 'JSONPATH={.kind}'],
+    ['gadgets', '-o', 'jsonpath=x', '--template={.kind}'],
+    ['gadgets', '-l', 'nope=1', '-o', 'bogus'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(real.code, 1, args.join(' '));
+    assert.is(ours.code, 1, args.join(' '));
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.is(ours.err, real.stderr.replace(goTemplates, ''), args.join(' '));
+  }
+  assert.is(
+    (await flotilla('gadgets', '-o', 'NAME')).out,
+    'gadget.example.com/odd\ngadget.example.com/small\ngadget.example.com/tiny\n',
+  );
+  for (const args of [['-o', 'go-template={{.kind}}'], ['--template={{.kind}}']])
+    try {
+      await flotilla('gadgets', ...args);
+      assert.unreachable(args.join(' '));
+    } catch (err) {
+      assert.match((err as Error).message, 'Go templates are not run by flotilla get');
+    }
+});
+
 test('-o custom-columns and custom-columns-file print the cells and layout kubectl prints', async () => {
   const file = join(repo.path, 'columns.txt');
   writeFileSync(file, 'NAME   READY\n.metadata.name {.spec.conditions[?(@.type=="Ready")].status}\nignored line\n');
