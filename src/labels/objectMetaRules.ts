@@ -33,6 +33,14 @@ const LABEL_VALUE =
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
+/** IsValidLabelValue's messages, in its words. */
+export function labelValueDetails(value: string): string[] {
+  const out: string[] = [];
+  if (value.length > 63) out.push('must be no more than 63 characters');
+  if (value !== '' && !QUALIFIED_NAME.test(value)) out.push(LABEL_VALUE);
+  return out;
+}
+
 /** IsQualifiedName's messages, in its words. */
 export function qualifiedNameDetails(value: string): string[] {
   const parts = value.split('/');
