@@ -217,3 +217,126 @@ export function lastCronRunBetween(s: CronSchedule, from: number, to: number, ti
     at = next;
   }
 }
+
+/**
+ * Go's time.LoadLocation error for `name` (kube-apiserver embeds tzdata), or undefined when it loads: "" and "UTC"
+ * are UTC and "Local" the process's zone before any lookup; a name with ".." or a leading slash is no file name.
+ */
+export function goLocationError(name: string): string | undefined {
+  if (name === '' || name === 'UTC' || name === 'Local') return undefined;
+  if (name.includes('..') || name.startsWith('/') || name.startsWith('\\')) return 'time: invalid location name';
+  return name === 'Factory' || TZDATA_NAMES.has(name) ? undefined : `unknown time zone ${name}`;
+}
+
+/** Go's %q of a string: JSON's quoting, which agrees with Go's for the ASCII a schedule is written in. */
+const goQuote = (text: string) => JSON.stringify(text);
+
+/** strconv.Atoi's value, or its error. */
+function goAtoi(text: string): bigint | string {
+  if (!/^[+-]?\d+$/.test(text)) return `strconv.Atoi: parsing ${goQuote(text)}: invalid syntax`;
+  const value = BigInt(text.replace(/^\+/, ''));
+  return value > 2n ** 63n - 1n || value < -(2n ** 63n)
+    ? `strconv.Atoi: parsing ${goQuote(text)}: value out of range`
+    : value;
+}
+
+/** time.ParseDuration's error for `text`, or undefined when Go reads it as a duration. */
+function goDurationError(text: string): string | undefined {
+  const quoted = goQuote(text);
+  let rest = text.replace(/^[-+]/, '');
+  if (rest === '0') return undefined;
+  if (rest === '') return `time: invalid duration ${quoted}`;
+  while (rest !== '') {
+    const number = /^(\d*)(\.(\d*))?/.exec(rest)!;
+    if (number[1] === '' && (number[3] ?? '') === '') return `time: invalid duration ${quoted}`;
+    rest = rest.slice(number[0].length);
+    const unit = /^[^0-9.]*/.exec(rest)![0];
+    if (unit === '') return `time: missing unit in duration ${quoted}`;
+    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit))
+      return `time: unknown unit ${goQuote(unit)} in duration ${quoted}`;
+    rest = rest.slice(unit.length);
+  }
+  return undefined;
+}
+
+const ROBFIG_FIELDS: { min: number; max: number; names?: string[]; offset?: number }[] = [
+  { min: 0, max: 59 },
+  { min: 0, max: 23 },
+  { min: 1, max: 31 },
+  { min: 1, max: 12, names: MONTHS, offset: 1 },
+  { min: 0, max: 6, names: DAYS, offset: 0 },
+];
+
+/** robfig/cron's getRange error for one comma-separated part of a field. */
+function robfigRangeError(expr: string, field: (typeof ROBFIG_FIELDS)[number]): string | undefined {
+  const parseNumber = (text: string): bigint | string => {
+    const value = goAtoi(text);
+    if (typeof value === 'string') return `failed to parse int from ${text}: ${value}`;
+    return value < 0n ? `negative number (${value}) not allowed: ${text}` : value;
+  };
+  const parseIntOrName = (text: string): bigint | string => {
+    const named = field.names?.indexOf(text.toLowerCase()) ?? -1;
+    return named >= 0 ? BigInt(named + (field.offset ?? 0)) : parseNumber(text);
+  };
+  const rangeAndStep = expr.split('/');
+  const lowAndHigh = rangeAndStep[0]!.split('-');
+  let start: bigint;
+  let end: bigint;
+  if (lowAndHigh[0] === '*' || lowAndHigh[0] === '?') {
+    [start, end] = [BigInt(field.min), BigInt(field.max)];
+  } else {
+    const low = parseIntOrName(lowAndHigh[0]!);
+    if (typeof low === 'string') return low;
+    start = low;
+    if (lowAndHigh.length > 2) return `too many hyphens: ${expr}`;
+    const high = lowAndHigh.length === 2 ? parseIntOrName(lowAndHigh[1]!) : low;
+    if (typeof high === 'string') return high;
+    end = high;
+  }
+  let step = 1n;
+  if (rangeAndStep.length > 2) return `too many slashes: ${expr}`;
+  if (rangeAndStep.length === 2) {
+    const parsed = parseNumber(rangeAndStep[1]!);
+    if (typeof parsed === 'string') return parsed;
+    step = parsed;
+    if (lowAndHigh.length === 1) end = BigInt(field.max);
+  }
+  if (start < field.min) return `beginning of range (${start}) below minimum (${field.min}): ${expr}`;
+  if (end > field.max) return `end of range (${end}) above maximum (${field.max}): ${expr}`;
+  if (start > end) return `beginning of range (${start}) beyond end of range (${end}): ${expr}`;
+  if (step === 0n) return `step of range should be a positive number: ${expr}`;
+  return undefined;
+}
+
+/**
+ * robfig/cron v3's ParseStandard error for `spec`, in its words (kube-apiserver's CronJob validation quotes it), or
+ * undefined when it parses. It takes what parseCronSchedule does not run: a `TZ=`/`CRON_TZ=` prefix and `@every`.
+ */
+export function robfigScheduleError(spec: string): string | undefined {
+  if (spec.length === 0) return 'empty spec string';
+  let rest = spec;
+  if (rest.startsWith('TZ=') || rest.startsWith('CRON_TZ=')) {
+    const space = rest.indexOf(' ');
+    // Go slices spec[eq+1:-1] there and panics; the location is then everything after the "=".
+    const location = rest.slice(rest.indexOf('=') + 1, space < 0 ? undefined : space);
+    const error = goLocationError(location);
+    if (error) return `provided bad location ${location}: ${error}`;
+    rest = space < 0 ? '' : rest.slice(space).trim();
+  }
+  if (rest.startsWith('@')) {
+    if (DESCRIPTORS[rest]) return undefined;
+    if (rest.startsWith('@every ')) {
+      const error = goDurationError(rest.slice('@every '.length));
+      return error ? `failed to parse duration ${rest}: ${error}` : undefined;
+    }
+    return `unrecognized descriptor: ${rest}`;
+  }
+  const fields = rest.split(/\s+/).filter(Boolean);
+  if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`;
+  for (const [i, text] of fields.entries())
+    for (const expr of text.split(',').filter(Boolean)) {
+      const error = robfigRangeError(expr, ROBFIG_FIELDS[i]!);
+      if (error) return error;
+    }
+  return undefined;
+}

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   type CronSchedule,
+  robfigScheduleError,
   intlTimeZone,
   isTimeZone,
   lastCronRunBetween,
@@ -142,6 +143,27 @@ test('skipping days that cannot fire finds the same runs as a minute-by-minute s
 
 test('a schedule that never fires ends at the horizon with no run', () => {
   assert.is(nextCronRun(parse('0 0 30 2 *'), at('2026-01-01T00:00:00Z'), 'Europe/Berlin'), undefined);
+});
+
+test("robfig/cron's standard parser errors, word for word, which kube-apiserver quotes for a CronJob schedule", () => {
+  const cases: [string, string | undefined][] = [
+    ['', 'empty spec string'],
+    ['@every 1h30m', undefined],
+    ['@every 5', 'failed to parse duration @every 5: time: missing unit in duration "5"'],
+    ['@Daily', 'unrecognized descriptor: @Daily'],
+    [' @daily', 'expected exactly 5 fields, found 1: [@daily]'],
+    ['TZ=Mars/X 0 * * * *', 'provided bad location Mars/X: unknown time zone Mars/X'],
+    ['CRON_TZ=Europe/Paris 0 * * * *', undefined],
+    ['60 * * * *', 'end of range (60) above maximum (59): 60'],
+    ['*/-1 * * * *', 'negative number (-1) not allowed: -1'],
+    ['a * * * *', 'failed to parse int from a: strconv.Atoi: parsing "a": invalid syntax'],
+    ['1-2-3 * * * *', 'too many hyphens: 1-2-3'],
+    ['5-3 * * * *', 'beginning of range (5) beyond end of range (3): 5-3'],
+    ['0 0 0 * *', 'beginning of range (0) below minimum (1): 0'],
+    ['0 0 * JAN-mar MON', undefined],
+    ['*-5 , * * *', undefined],
+  ];
+  for (const [spec, error] of cases) assert.is(robfigScheduleError(spec), error, spec);
 });
 
 test.run();

@@ -1,7 +1,7 @@
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { lastCronRunBetween, parseCronSchedule } from '../../time/cronSchedule.ts';
+import { intlTimeZone, lastCronRunBetween, parseCronSchedule } from '../../time/cronSchedule.ts';
 import { controlledBy, ownerReferenceTo, statusChanged } from './workloadPods.ts';
 import { formatTime } from '../../time/formatTime.ts';
 
@@ -40,10 +40,13 @@ export function cronJobController(deps: ControllerDeps, options: { tickMs?: numb
 
     const parsed = typeof cj.spec?.schedule === 'string' ? parseCronSchedule(cj.spec.schedule) : undefined;
     const schedule = parsed && !('error' in parsed) ? parsed : undefined;
+    // A zone Intl cannot compute in (one stored before validation refused it, or newer than this Node's ICU) runs
+    // nothing, as kube-controller-manager runs nothing in a zone time.LoadLocation does not load.
+    const timeZone = intlTimeZone(typeof cj.spec?.timeZone === 'string' ? cj.spec.timeZone : 'UTC');
     const now = Date.parse(deps.now());
-    if (schedule && !cj.spec?.suspend) {
+    if (schedule && timeZone && !cj.spec?.suspend) {
       const since = Date.parse(lastScheduleTime ?? cj.metadata.creationTimestamp ?? deps.now());
-      const due = lastCronRunBetween(schedule, Math.max(since, searched.get(key) ?? since), now, cj.spec?.timeZone);
+      const due = lastCronRunBetween(schedule, Math.max(since, searched.get(key) ?? since), now, timeZone);
       searched.set(key, Math.floor(now / 60_000) * 60_000);
       const deadline = cj.spec?.startingDeadlineSeconds;
       const late = due !== undefined && typeof deadline === 'number' && now - due > deadline * 1000;

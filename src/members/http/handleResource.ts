@@ -406,7 +406,7 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
   const errors = [
     ...meta,
     ...(rt.group === '' ? validateConfigData(rt.kind, object, previous) : []),
-    ...validateWorkloadAndAccess(rt.group, rt.kind, object),
+    ...validateWorkloadAndAccess(rt.group, rt.kind, object, previous),
     ...(rt.group === 'coordination.k8s.io' && rt.kind === 'Lease' ? leaseSpecErrors(object.spec) : []),
     ...validateImmutableFields(rt.group, rt.kind, object, previous),
   ];

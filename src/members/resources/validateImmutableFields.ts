@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FieldError } from '../ApiError.ts';
 import type { KubeObject } from '../types.ts';
 import { forbidden } from './fieldErrors.ts';
+import { labelSelectorText } from '../../labels/batchRules.ts';
 
 // What an update may not change, as kube-apiserver's ValidateXUpdate functions refuse it (pkg/apis/apps/validation,
 // pkg/apis/batch/validation, pkg/apis/core/validation): a chart upgrade that changes a Deployment's selector or a
@@ -81,24 +82,4 @@ function immutable(field: string, shown: unknown): FieldError {
     field,
     body: `Invalid value: ${typeof shown === 'string' ? shown : JSON.stringify(shown)}: field is immutable`,
   };
-}
-
-/** A LabelSelector as Go's %#v prints it in the API server's message. */
-function labelSelectorText(selector: unknown): string {
-  const s = (selector ?? {}) as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
-  const labels = s.matchLabels
-    ? `map[string]string{${Object.keys(s.matchLabels)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${JSON.stringify(s.matchLabels![k])}`)
-        .join(', ')}}`
-    : 'map[string]string(nil)';
-  const expressions = s.matchExpressions?.length
-    ? `[]v1.LabelSelectorRequirement{${(s.matchExpressions as { key?: string; operator?: string; values?: string[] }[])
-        .map(
-          (e) =>
-            `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key ?? '')}, Operator:${JSON.stringify(e.operator ?? '')}, Values:${e.values ? `[]string{${e.values.map((v) => JSON.stringify(v)).join(', ')}}` : '[]string(nil)'}}`,
-        )
-        .join(', ')}}`
-    : '[]v1.LabelSelectorRequirement(nil)';
-  return `v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`;
 }

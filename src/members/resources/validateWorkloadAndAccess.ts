@@ -1,5 +1,6 @@
 import type { FieldError } from '../ApiError.ts';
 import { matchLabelSelector } from '../../labels/matchLabelSelector.ts';
+import { cronJobViolations, jobViolations, type BatchViolation } from '../../labels/batchRules.ts';
 import {
   dns1123LabelProblems,
   dns1123SubdomainProblems,
@@ -17,7 +18,7 @@ import { validatePodSpec } from './validatePodSpec.ts';
 // --dry-run=server` against a member says what a real one says: Deployment (pkg/apis/apps/validation
 // ValidateDeploymentSpec, with the pod template's ValidatePodSpec), PodDisruptionBudget
 // (pkg/apis/policy/validation), Role, ClusterRole and their bindings (pkg/apis/rbac/validation), and a
-// Service's ports (pkg/apis/core/validation validateServicePort).
+// Service's ports (pkg/apis/core/validation validateServicePort), Jobs and CronJobs (labels/batchRules.ts).
 
 type Json = any;
 
@@ -25,27 +26,31 @@ const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value : []);
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
-/** The errors of `object`, a `group`/`kind` this module knows; [] for any other. */
-export function validateWorkloadAndAccess(group: string, kind: string, object: Json): FieldError[] {
+/** The errors of `object` (an update of `previous`), a `group`/`kind` this module knows; [] for any other. */
+export function validateWorkloadAndAccess(group: string, kind: string, object: Json, previous?: Json): FieldError[] {
   const key = `${group}/${kind}`;
   switch (key) {
+    case 'batch/Job':
+      return [
+        ...jobViolations(object, previous).map(asFieldError),
+        ...validatePodSpec(object.spec?.template?.spec ?? {}, 'spec.template.spec'),
+      ];
+    case 'batch/CronJob':
+      return [
+        ...cronJobViolations(object, previous).map(asFieldError),
+        ...validatePodSpec(object.spec?.jobTemplate?.spec?.template?.spec ?? {}, 'spec.jobTemplate.spec.template.spec'),
+      ];
     case 'apps/Deployment':
       return deploymentErrors(object);
     // The pod template of every other workload is validated as a pod spec too (ValidatePodTemplateSpec); a
     // StatefulSet's is not, since its mounts may name its volumeClaimTemplates (ValidatePodTemplateSpecForStatefulSet).
     case 'apps/DaemonSet':
     case 'apps/ReplicaSet':
-    case 'batch/Job':
     case '/ReplicationController':
     case '/PodTemplate':
       return validatePodSpec(
         templateOf(kind, object)?.spec ?? {},
         `${kind === 'PodTemplate' ? '' : 'spec.'}template.spec`,
-      );
-    case 'batch/CronJob':
-      return validatePodSpec(
-        object.spec?.jobTemplate?.spec?.template?.spec ?? {},
-        'spec.jobTemplate.spec.template.spec',
       );
     case '/Pod':
       return validatePodSpec(object.spec ?? {}, 'spec');
@@ -63,6 +68,8 @@ export function validateWorkloadAndAccess(group: string, kind: string, object: J
       return [];
   }
 }
+
+const asFieldError = (v: BatchViolation): FieldError => ({ type: v.type, field: v.field, body: v.detail });
 
 function templateOf(kind: string, object: Json): Json | undefined {
   return kind === 'PodTemplate' ? object.template : object.spec?.template;
