@@ -23,6 +23,7 @@ import { validateKarmadaDocument } from './schema/validateKarmadaDocument.ts';
 import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
+import { validateBatchKinds } from './schema/validateBatchKinds.ts';
 import { IGNORE_FILE } from './selectConfigFiles.ts';
 import { validateKarmadaKnownFields, validateKnownFields } from './schema/validateKnownFields.ts';
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
@@ -272,6 +273,7 @@ export function classifyDocuments(
             : [
                 ...validateKnownFields(obj),
                 ...validateWorkloadNumbers(obj),
+                ...validateBatchKinds(obj),
                 ...validateStringFields(obj),
                 ...validateBytesFields(obj),
                 ...validateQuantities(obj),

@@ -134,7 +134,7 @@ metadata:
   name: {{ $n }}
   annotations:
     helm.sh/hook: post-delete
-spec: {}
+spec: {template: {spec: {restartPolicy: Never, containers: [{name: run, image: busybox}]}}}
 {{- end }}
 ---
 apiVersion: v1
