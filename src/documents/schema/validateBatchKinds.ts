@@ -1,8 +1,8 @@
-// A Job or CronJob template kube-apiserver refuses (labels/batchRules.ts): Karmada's API server is one, so it refuses
+// A Job or CronJob template kube-apiserver refuses (kubeValidation/batchRules.ts): Karmada's API server is one, so it refuses
 // the template at creation, and a member the object propagated to it. Checked on the template as that API server
 // would hold it: a CronJob's concurrencyPolicy and a pod condition pattern's status defaulted, and a Job's selector
 // and pod template labels generated on its uid unless manualSelector is true (the Job strategy's PrepareForCreate).
-import { cronJobViolations, jobViolations, type BatchViolation } from '../../labels/batchRules.ts';
+import { cronJobViolations, jobViolations, type BatchViolation } from '../../kubeValidation/batchRules.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a template of any shape, copied and given the fields the API server generates

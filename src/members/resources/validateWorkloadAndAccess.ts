@@ -1,6 +1,6 @@
 import type { FieldError } from '../ApiError.ts';
 import { matchLabelSelector } from '../../labels/matchLabelSelector.ts';
-import { cronJobViolations, jobViolations, type BatchViolation } from '../../labels/batchRules.ts';
+import { cronJobViolations, jobViolations, type BatchViolation } from '../../kubeValidation/batchRules.ts';
 import {
   dns1123LabelProblems,
   dns1123SubdomainProblems,
@@ -18,7 +18,7 @@ import { validatePodSpec } from './validatePodSpec.ts';
 // --dry-run=server` against a member says what a real one says: Deployment (pkg/apis/apps/validation
 // ValidateDeploymentSpec, with the pod template's ValidatePodSpec), PodDisruptionBudget
 // (pkg/apis/policy/validation), Role, ClusterRole and their bindings (pkg/apis/rbac/validation), and a
-// Service's ports (pkg/apis/core/validation validateServicePort), Jobs and CronJobs (labels/batchRules.ts).
+// Service's ports (pkg/apis/core/validation validateServicePort), Jobs and CronJobs (kubeValidation/batchRules.ts).
 
 type Json = any;
 

@@ -1,7 +1,7 @@
 import { goLocationError, robfigScheduleError } from '../time/cronSchedule.ts';
-import { DNS1123_SUBDOMAIN } from './labelFormats.ts';
-import { matchLabelSelector } from './matchLabelSelector.ts';
-import { qualifiedNameDetails } from './objectMetaRules.ts';
+import { DNS1123_SUBDOMAIN } from '../labels/labelFormats.ts';
+import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
+import { qualifiedNameDetails } from '../labels/objectMetaRules.ts';
 
 // What kube-apiserver 1.32 refuses in a Job or CronJob (pkg/apis/batch/validation: ValidateJob, validateJobSpec,
 // ValidateCronJobCreate/Update, validateCronJobSpec, validateTimeZone), in its field paths and words. The member
