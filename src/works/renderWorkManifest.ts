@@ -324,7 +324,14 @@ function memberBaseOf(t: Template): Record<string, unknown> {
   m = prunedFor(t);
   const ref = t.ref;
   // name and namespace first, as kubectl prints them; the rest keeps the template's order.
-  if (ref.namespace) m = { ...m, metadata: { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) } };
+  if (ref.namespace) {
+    const metadata: Record<string, unknown> = { name: ref.name, namespace: ref.namespace, ...(m.metadata as object) };
+    // An empty or null namespace (a chart's unset `namespace: {{ .Values.namespaceOverride }}`) is the one the API
+    // server fills in from the request, so the template Karmada stores holds it; kept empty, the member would put
+    // the object in its default namespace, not where it is placed.
+    metadata.namespace = ref.namespace;
+    m = { ...m, metadata };
+  }
   // A cluster-scoped object has no namespace, whatever its source wrote (a chart's release namespace, kustomize's
   // namespace: on a custom kind it does not know): the API server drops it, Argo CD clears it (NormalizeTargetObjects).
   else if ((m.metadata as { namespace?: unknown } | undefined)?.namespace !== undefined) {
