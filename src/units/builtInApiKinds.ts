@@ -1,10 +1,11 @@
 /**
- * The group/version/kind entries of `.Capabilities.APIVersions` a chart sees beside helm's own group/versions.
- * `helm template` knows group/versions only (`policy/v1` is there, `policy/v1/PodDisruptionBudget` is not), while
+ * The group/version and group/version/kind entries of `.Capabilities.APIVersions` a chart sees beside helm's own
+ * group/versions. `helm template` knows group/versions only (`policy/v1` is there, `policy/v1/PodDisruptionBudget` is
+ * not), and not all of them (`apiregistration.k8s.io/v1`, served by kube-apiserver's aggregator, is missing), while
  * Argo CD passes the target cluster's both ways; charts test either (traefik picks its PodDisruptionBudget's
  * apiVersion by `Has "policy/v1/PodDisruptionBudget"`, and without it wrote `policy/v1beta1`, which no member
- * serves). These are the built-in kinds every Kubernetes from 1.25 serves: a member's custom kinds are the
- * unit's `apiVersions` to name.
+ * serves; prometheus-adapter its APIService's by `Has "apiregistration.k8s.io/v1"`). These are the built-in kinds
+ * every Kubernetes from 1.25 serves: a member's custom kinds are the unit's `apiVersions` to name.
  */
 const KINDS: Record<string, readonly string[]> = {
   v1: [
@@ -47,7 +48,7 @@ const KINDS: Record<string, readonly string[]> = {
 const SINCE_MINOR = 25;
 
 /**
- * The group/version/kind strings for a chart rendered for `kubeVersion` (the unit's option; undefined: helm's
+ * The group/version and group/version/kind strings for a chart rendered for `kubeVersion` (the unit's option; undefined: helm's
  * default, a current release); none for a Kubernetes older than 1.25, where some of these kinds were not served yet.
  */
 export function builtInApiKinds(kubeVersion: string | undefined): string[] {
@@ -55,5 +56,5 @@ export function builtInApiKinds(kubeVersion: string | undefined): string[] {
     const m = /^v?(\d+)\.(\d+)/.exec(kubeVersion.trim());
     if (!m || Number(m[1]) < 1 || (Number(m[1]) === 1 && Number(m[2]) < SINCE_MINOR)) return [];
   }
-  return Object.entries(KINDS).flatMap(([gv, kinds]) => kinds.map((kind) => `${gv}/${kind}`));
+  return Object.entries(KINDS).flatMap(([gv, kinds]) => [gv, ...kinds.map((kind) => `${gv}/${kind}`)]);
 }

@@ -50,7 +50,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings or failure are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 20;
+const RUN_RECIPE = 21;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and

@@ -175,6 +175,25 @@ spec:
   assert.equal([...old.model.unreadableFiles], ['helm-guestbook/Chart.yaml']);
 });
 
+test("a chart sees the built-in kinds' group/versions in .Capabilities.APIVersions, those helm itself does not know included, as Argo CD passes a cluster's", async () => {
+  // prometheus-adapter's APIService: helm's own list lacks the aggregator's group, which every kube-apiserver serves.
+  const apiService = `apiVersion: {{ if .Capabilities.APIVersions.Has "apiregistration.k8s.io/v1" }}apiregistration.k8s.io/v1{{ else }}apiregistration.k8s.io/v1beta1{{ end }}
+kind: APIService
+metadata:
+  name: v1beta1.custom.metrics.k8s.io
+spec:
+  service: {name: adapter, namespace: default}
+  group: custom.metrics.k8s.io
+  version: v1beta1
+  insecureSkipTLSVerify: true
+  groupPriorityMinimum: 100
+  versionPriority: 100
+`;
+  const current = await snapshotOf({ ...helmGuestbook(1), 'helm-guestbook/templates/apiservice.yaml': apiService });
+  assert.equal(current.model.problems, []);
+  assert.ok(current.model.templates.get('apiregistration.k8s.io/v1/APIService//v1beta1.custom.metrics.k8s.io'));
+});
+
 test("Argo CD's skipCrds, skipSchemaValidation, skipTests and fileParameters reach helm as Argo CD passes them", async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
