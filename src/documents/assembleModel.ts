@@ -52,20 +52,33 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     unreadableFiles: new Set(),
     problems: [],
   };
-  const seen = new Map<string, { source: SourceSpan; unit: boolean; scoped: boolean }>();
+  const seen = new Map<string, { source: SourceSpan; unit: boolean; scoped: boolean; origin?: SourceSpan }>();
   const duplicated = new Set<string>();
   // Identity → what each scoped unit outputs for it: variants of one template when their scopes are disjoint.
   const variants = new Map<string, TemplateVariant[]>();
-  const claim = (ref: ObjectRef, source: SourceSpan, unit = false, scoped = false): boolean => {
+  const claim = (ref: ObjectRef, source: SourceSpan, unit = false, scoped = false, origin?: SourceSpan): boolean => {
     const key = refKey(ref);
     const was = seen.get(key);
     if (!was) {
-      seen.set(key, { source, unit, scoped });
+      seen.set(key, { source, unit, scoped, ...(origin ? { origin } : {}) });
       return true;
     }
     // Two scoped units: variants, checked once the commit's clusters are known (scopeVariants). One unit outputting
     // an object twice is a duplicate as any.
     if (was.scoped && scoped && was.source.file !== source.file) return false;
+    // One unit outputting an object twice: its marker names both, the templates its tool named tell them apart.
+    if (unit && was.unit && was.source.file === source.file && origin && was.origin) {
+      duplicated.add(key);
+      model.problems.push({
+        ...origin,
+        code: 'DUPLICATE_OBJECT',
+        severity: 'error',
+        message: `${describeRef(ref)} (${ref.apiVersion}) is defined twice: here and at ${was.origin.file}:${was.origin.line}`,
+        fix: `remove one of the two from the chart's templates or the kustomization's resources (${was.origin.file}:${was.origin.line} or ${origin.file}:${origin.line}), or give them different names`,
+        data: { first: was.source, second: source },
+      });
+      return false;
+    }
     const first = was.source;
     duplicated.add(key);
     model.problems.push({
@@ -118,7 +131,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
         ...(t.originArchiveLine ? { originArchiveLine: t.originArchiveLine } : {}),
       };
       const key = refKey(ref);
-      const first = claim(ref, t.source, f.unit !== undefined, scope !== undefined);
+      const first = claim(ref, t.source, f.unit !== undefined, scope !== undefined, t.origin);
       if (variant && (first || variants.has(key))) variants.set(key, [...(variants.get(key) ?? []), variant]);
       if (!first) continue;
       const template: Template = {

@@ -135,6 +135,36 @@ test('two overlays that output the same object are a DUPLICATE_OBJECT naming bot
   );
 });
 
+test('an object one chart outputs twice is a DUPLICATE_OBJECT at the two templates that write it', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...helmGuestbook(1),
+      'helm-guestbook/templates/extra.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data: {from: extra}
+`,
+      'helm-guestbook/templates/more.yaml': `# settings again
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data: {from: more}
+`,
+    },
+    'one chart, one object twice',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const duplicate = snapshot.model.problems.filter((p) => p.code === 'DUPLICATE_OBJECT');
+  assert.is(duplicate.length, 1, JSON.stringify(snapshot.model.problems));
+  assert.equal([duplicate[0]!.file, duplicate[0]!.line], ['helm-guestbook/templates/more.yaml', 2]);
+  assert.match(duplicate[0]!.message, /defined twice: here and at helm-guestbook\/templates\/extra\.yaml:1$/);
+  assert.match(duplicate[0]!.fix, /^remove one of the two from the chart's templates/);
+});
+
 test('a folder stops being a unit when an overlay names it as its base, and is one again when the overlay goes', async () => {
   const base = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/base/')));
   const staging = Object.fromEntries(Object.entries(PODINFO_OVERLAYS).filter(([p]) => p.startsWith('apps/staging/')));
