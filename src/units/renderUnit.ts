@@ -15,6 +15,7 @@ import {
   pluginConfigOutsideLoads,
 } from './parseKustomization.ts';
 import type { KustomizeInputText } from './kustomizeErrorPlaces.ts';
+import { withReleaseManagedBy } from './kustomizeManagedBy.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { markerTool, resolveRelative, type SourceUnit } from './detectUnits.ts';
 import { toolProblem, type HelmInputTexts } from './toolProblem.ts';
@@ -568,7 +569,7 @@ async function runUnit(
     const places = annotated && (await kustomizePlaces(annotated, unit, src, committedKustomization));
     return {
       ok: true,
-      stdout: run.stdout,
+      stdout: options.tool === 'kustomize' ? releaseManagedBy(run.stdout, tool.version) : run.stdout,
       warnings: [...links, ...(unit.tool === 'helm' ? [...helmSkippedHooks(unit.marker, run.stderr), ...calls] : [])],
       ...(origins && run.code === 0 ? { origins } : {}),
       ...(places && Object.keys(places).length > 0 ? { places } : {}),
@@ -576,6 +577,15 @@ async function runUnit(
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** The output as the kustomize release of the version recorded writes it (kustomizeManagedBy.ts). */
+function releaseManagedBy(stdout: Uint8Array, version: string): Uint8Array {
+  const semver = /^kustomize (v\d+\.\d+\.\d+)$/.exec(version)?.[1];
+  if (semver === undefined) return stdout;
+  const text = new TextDecoder().decode(stdout);
+  const released = withReleaseManagedBy(text, semver);
+  return released === text ? stdout : new TextEncoder().encode(released);
 }
 
 function annotatedOrigins(stdout: Uint8Array): Record<string, string> | undefined {

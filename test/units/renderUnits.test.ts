@@ -370,6 +370,27 @@ replacements:
   assert.match(snapshot.model.problems[1]!.message, /nothing selected by ConfigMap\.\[noVer\]\.\[noGrp\]\/settings/);
 });
 
+test('a kustomization asking for buildMetadata managedByLabel renders its objects labelled as the kustomize release of the recorded version labels them', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'policies/all.yaml': everything,
+      'apps/managed/kustomization.yaml': 'resources:\n  - cm.yaml\nbuildMetadata: [managedByLabel]\n',
+      // The words in the data are no label: they stay as written.
+      'apps/managed/cm.yaml':
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: managed\n  labels: {app.kubernetes.io/managed-by: helm, a: b}\ndata:\n  k: 'app.kubernetes.io/managed-by: kustomize-(devel)'\n",
+    },
+    'managed-by label',
+  );
+  const { reports } = await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  assert.equal(reports[0]!.problems, []);
+  const version = /Render-Tools: kustomize (v\d+\.\d+\.\d+)/.exec(r.git('log', '-1', '--format=%B', OUT))![1]!;
+  const rendered = r.show('flotilla/rendered', 'clusters/member1/default/configmap_managed.yaml');
+  assert.match(rendered, `labels:\n    a: b\n    app.kubernetes.io/managed-by: kustomize-${version}\n`);
+  assert.match(rendered, 'k: "app.kubernetes.io/managed-by: kustomize-(devel)"');
+});
+
 test('a kustomization naming a file the commit lacks is held until a later commit adds it, then renders', async () => {
   const r = makeConfigRepoWith(
     repos,
