@@ -11,7 +11,7 @@ const GENERATOR_FIELDS: Record<string, string> = {
 };
 
 /** What an object is called in a file, before kustomize renamed or moved it. */
-interface Written {
+export interface Written {
   apiVersion: string;
   kind: string;
   name: string;
@@ -119,8 +119,8 @@ function bestMatch(
   return chosen?.at;
 }
 
-/** The objects a resources file writes, a List's items each at its own line. */
-function resourcesIn(file: string, text: string | undefined): Written[] {
+/** The objects a resources file writes, a List's items each at its own line (pure). */
+export function resourcesIn(file: string, text: string | undefined): Written[] {
   if (text === undefined) return [];
   const out: Written[] = [];
   for (const doc of parseDocuments(file, new TextEncoder().encode(text)).documents) {

@@ -51,7 +51,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings or failure are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 21;
+const RUN_RECIPE = 22;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -616,8 +616,9 @@ async function kustomizePlaces(
 
 /**
  * The kustomizations a failed build read, the unit's own first as committed (without the options and origin
- * annotations written into its copy), then each file one names that is no folder (its patches, replacements): where
- * kustomize's error, which names none of them, is placed (kustomizeErrorPlaces.ts).
+ * annotations written into its copy), then each file one names that is no folder (its patches, replacements, its
+ * resources files), with the kustomizations naming it: where kustomize's error, which names none of them or no line,
+ * is placed (kustomizeErrorPlaces.ts).
  */
 async function kustomizeInputTexts(
   src: string,
@@ -631,28 +632,30 @@ async function kustomizeInputTexts(
     ...files.filter((f) => f !== unit.marker && markerTool(path.posix.basename(f)) === 'kustomize'),
   ];
   const out: KustomizeInputText[] = [];
-  const named = new Set<string>();
+  const named = new Map<string, { resource: boolean; namedBy: string[] }>();
   for (const file of markers) {
     const text = file === unit.marker ? committedKustomization : await read(file);
     if (text === undefined) continue;
     out.push({ file, text, kustomization: true });
     const dir = path.posix.dirname(file);
-    for (const ref of parseKustomization(file, text).references)
-      if (!ref.folderAllowed) {
-        const resolved = resolveRelative(dir === '.' ? '' : dir, ref.path);
-        if (resolved !== undefined && files.includes(resolved)) named.add(resolved);
-      }
+    for (const ref of parseKustomization(file, text).references) {
+      const resolved = resolveRelative(dir === '.' ? '' : dir, ref.path);
+      if (resolved === undefined || !files.includes(resolved)) continue;
+      const entry = named.get(resolved) ?? { resource: ref.folderAllowed, namedBy: [] };
+      entry.namedBy.push(file);
+      named.set(resolved, entry);
+    }
   }
-  for (const file of named) {
+  for (const [file, { resource, namedBy }] of named) {
     const size = (await stat(path.join(src, file)).catch(() => undefined))?.size ?? Infinity;
     if (size > MAX_PLACED_FILE_BYTES) continue;
     const content = await read(file);
-    if (content !== undefined) out.push({ file, text: content, kustomization: false });
+    if (content !== undefined) out.push({ file, text: content, kustomization: false, resource, namedBy });
   }
   return out;
 }
 
-/** A patch or replacements file larger than this is not searched for where an error is: none is near this size. */
+/** A file larger than this is not searched for where an error is: a patch is nowhere near it, a resources file rarely. */
 const MAX_PLACED_FILE_BYTES = 1024 * 1024;
 
 /**

@@ -4,7 +4,12 @@ import type { ToolBinary } from './unitTools.ts';
 import type { ChartPlace } from './subchartPaths.ts';
 import { schemaErrorPath, whereValueIsSet } from './valueLines.ts';
 import { yamlParseError } from './yamlErrorLines.ts';
-import { kustomizeErrorPlace, type KustomizeInputText } from './kustomizeErrorPlaces.ts';
+import {
+  failingKustomizationDir,
+  kustomizeErrorPlace,
+  readableKustomizeError,
+  type KustomizeInputText,
+} from './kustomizeErrorPlaces.ts';
 
 /**
  * Texts of the commit a Helm error can be placed in: `texts` by repository path (value files, the options file, the
@@ -39,12 +44,13 @@ export function toolProblem(
 ): Problem {
   // Kustomize quotes a transformer's whole configuration between backticks before the cause; the kustomization
   // holds it already, and left in, it pushed the cause out of the message.
-  const text = errorFirst(stderr)
+  const raw = errorFirst(stderr)
     .replace(/^Error: /m, '')
     // helm's advice to its own user: Flotilla runs helm, and takes no such flag.
     .replace(/^Use --debug flag to render out invalid YAML$/m, '')
     .replace(/ with config: `[^`]*`/g, '')
     .trim();
+  const text = unit.tool === 'kustomize' ? readableKustomizeError(raw) : raw;
   const missing = unit.tool === 'helm' ? /missing in charts\/ directory: (.+)$/m.exec(text) : null;
   if (missing)
     return missingDependency(
@@ -79,21 +85,21 @@ export function toolProblem(
   const within = (p: string | undefined) =>
     p !== undefined &&
     (p.startsWith(`${unit.dir}/`) || unit.inputs.some((i) => (i.endsWith('/') ? p.startsWith(i) : p === i)));
-  // Kustomize names the file it was reading relative to the kustomization (`from 'x.yaml'`, `in File: x.yaml`, a
-  // patch it cannot parse as `from [path: "x.yaml"]`).
+  // Kustomize names the file it was reading relative to the kustomization it was building, a base's when it failed
+  // in one (`from 'x.yaml'`, `in File: x.yaml`, a patch it cannot parse as `from [path: "x.yaml"]`).
   const named = [...text.matchAll(/(?:in File: |from '|\[path: ")([^'"\s]+\.ya?ml)/g)].map((k) => k[1]!).at(-1);
+  const placed = unit.tool === 'kustomize' ? kustomizeErrorPlace(text, kustomizeTexts, unit.dir) : undefined;
   const m =
-    unit.tool === 'kustomize' && named
+    unit.tool === 'kustomize' && (named || placed)
       ? undefined
       : /([\w.-]+)\/([\w./-]+\.(?:ya?ml|tpl|txt|json))(?::(\d+))?(?::(\d+))?/.exec(text);
-  const placed = unit.tool === 'kustomize' && !named ? kustomizeErrorPlace(text, kustomizeTexts) : undefined;
-  if (unit.tool === 'kustomize' && named) {
-    const inRepo = within(named) ? named : resolveRelative(unit.dir, named);
-    if (within(inRepo)) file = inRepo!;
-  } else if (placed && within(placed.file)) {
+  if (placed && within(placed.file)) {
     file = placed.file;
     line = placed.line;
     column = placed.column ?? 1;
+  } else if (unit.tool === 'kustomize' && named) {
+    const inRepo = within(named) ? named : resolveRelative(failingKustomizationDir(text, unit.dir), named);
+    if (within(inRepo)) file = inRepo!;
   } else if (m) {
     const place: ChartPlace = unit.tool === 'helm' ? sourceFile(m[2]!) : { file: `${m[1]}/${m[2]}` };
     const inRepo = place.file;

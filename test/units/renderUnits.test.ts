@@ -391,6 +391,68 @@ test('a kustomization asking for buildMetadata managedByLabel renders its object
   assert.match(rendered, 'k: "app.kubernetes.io/managed-by: kustomize-(devel)"');
 });
 
+test("kustomize's error in a base is at the line of that base that holds its cause: a strategic-merge patch matching nothing, an object added twice, a generator with nothing to merge into, a namespace making two objects one, a file it cannot read", async () => {
+  const cm = (name: string, more = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${more}`;
+  const over = (base: string) => `resources:\n  - ../${base}\n`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'a/base/kustomization.yaml': 'resources:\n  - cm.yaml\npatches:\n  - path: p.yaml\n',
+      'a/base/cm.yaml': cm('cfg'),
+      'a/base/p.yaml': `${cm('cfg')}---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n`,
+      'a/o/kustomization.yaml': over('base'),
+      'b/base/kustomization.yaml': 'resources:\n  - cm.yaml\n  - more.yaml\n',
+      'b/base/cm.yaml': cm('cfg'),
+      'b/base/more.yaml': `${cm('other')}---\n${cm('cfg')}`,
+      'b/o/kustomization.yaml': over('base'),
+      'c/b1/kustomization.yaml': 'namePrefix: a-\nresources:\n  - cm.yaml\n',
+      'c/b1/cm.yaml': cm('x'),
+      'c/b2/kustomization.yaml': 'resources:\n  - cm.yaml\n',
+      'c/b2/cm.yaml': cm('a-x'),
+      'c/o/kustomization.yaml': 'resources:\n  - ../b1\n  - ../b2\n',
+      'd/base/kustomization.yaml':
+        'resources:\n  - cm.yaml\nconfigMapGenerator:\n  - name: settings\n    behavior: merge\n    literals: [a=b]\n',
+      'd/base/cm.yaml': cm('cfg'),
+      'd/o/kustomization.yaml': over('base'),
+      'e/base/kustomization.yaml': 'resources:\n  - cm.yaml\nnamespace: prod\n',
+      'e/base/cm.yaml': `${cm('x', '  namespace: dev\n')}---\n${cm('x', '  namespace: qa\n')}`,
+      'e/o/kustomization.yaml': over('base'),
+      'f/base/kustomization.yaml': 'resources:\n  - cm.yaml\n',
+      'f/base/cm.yaml': cm('x', '  labels: [a\n'),
+      'f/o/kustomization.yaml': over('base'),
+    },
+    'kustomize errors in bases',
+  );
+  const snapshot = await renderSnapshot(await openRepo(r.dir), 'HEAD');
+  const problems = [...snapshot.model.problems].sort((x, y) => x.file.localeCompare(y.file));
+  assert.equal(
+    problems.map((p) => [p.code, p.file, p.line, p.column]),
+    [
+      ['UNIT_FAILED', 'a/base/p.yaml', 6, 1],
+      ['UNIT_FAILED', 'b/base/more.yaml', 6, 1],
+      ['UNIT_FAILED', 'c/b2/cm.yaml', 1, 1],
+      ['UNIT_FAILED', 'd/base/kustomization.yaml', 4, 11],
+      ['UNIT_FAILED', 'e/base/kustomization.yaml', 3, 1],
+      ['UNIT_FAILED', 'f/base/cm.yaml', 4, 1],
+    ],
+  );
+  const messages = problems.map((p) => p.message);
+  assert.match(messages[0]!, /no matches for Id Deployment\.v1\.apps\/web\.\[noNs\]/);
+  assert.match(messages[1]!, /may not add resource with an already registered id: ConfigMap\.v1\.\[noGrp\]\/cfg/);
+  assert.match(messages[2]!, /already registered id: ConfigMap\.v1\.\[noGrp\]\/a-x\.\[noNs\]/);
+  // kustomize prints the generator by its Go pointer, which differs on every run.
+  assert.match(
+    messages[3]!,
+    /merging from generator: id ConfigMap\.v1\.\[noGrp\]\/settings\.\[noNs\] does not exist; cannot merge or replace$/,
+  );
+  assert.match(
+    messages[4]!,
+    /ID conflict: ConfigMap\.v1\.\[noGrp\]\/x\.prod \(was in dev\), ConfigMap\.v1\.\[noGrp\]\/x\.prod \(was in qa\)$/,
+  );
+  assert.match(problems[5]!.fix, /^correct f\/base\/cm\.yaml /);
+});
+
 test('a kustomization naming a file the commit lacks is held until a later commit adds it, then renders', async () => {
   const r = makeConfigRepoWith(
     repos,
