@@ -1,7 +1,8 @@
 // The fields of Karmada's CRDs that Flotilla reads beside its policies, in the format of apiFields.generated.ts
 // (`field`, `field:Type`, `field:[Type` a list, `field:{Type` a map). Read from charts/karmada/_crds/bases
 // (autoscaling.karmada.io_federatedhpas, _cronfederatedhpas, apps.karmada.io_workloadrebalancers,
-// config.karmada.io_resourceinterpretercustomizations): kube-apiserver prunes what a CRD's schema does not declare,
+// config.karmada.io_resourceinterpretercustomizations,
+// policy.karmada.io_federatedresourcequotas): kube-apiserver prunes what a CRD's schema does not declare,
 // and kubectl's strict field validation refuses it. A FederatedHPA's spec and status are Kubernetes'
 // autoscaling/v2 HorizontalPodAutoscaler types, field for field.
 import { CHECKED_LUA_HOOKS } from './interpreterCustomization.ts';
@@ -12,6 +13,7 @@ export const KARMADA_KIND_TYPES: Readonly<Record<string, string>> = {
   'autoscaling.karmada.io/v1alpha1/CronFederatedHPA': 'KarmadaCronFederatedHPA',
   'apps.karmada.io/v1alpha1/WorkloadRebalancer': 'KarmadaWorkloadRebalancer',
   'config.karmada.io/v1alpha1/ResourceInterpreterCustomization': 'KarmadaResourceInterpreterCustomization',
+  'policy.karmada.io/v1alpha1/FederatedResourceQuota': 'KarmadaFederatedResourceQuota',
 };
 
 const LUA = 'KarmadaLuaScript';
@@ -42,4 +44,10 @@ export const KARMADA_TYPE_FIELDS: Readonly<Record<string, string>> = {
   KarmadaCustomizationRules: CHECKED_LUA_HOOKS.map((hook) => `${hook}:${LUA}`).join(' '),
   [LUA]: 'luaScript',
   KarmadaCustomizationTarget: 'apiVersion kind',
+  KarmadaFederatedResourceQuota:
+    'apiVersion kind metadata:V1ObjectMeta spec:KarmadaFederatedResourceQuotaSpec status:KarmadaFederatedResourceQuotaStatus',
+  KarmadaFederatedResourceQuotaSpec: 'overall staticAssignments:[KarmadaStaticClusterAssignment',
+  KarmadaStaticClusterAssignment: 'clusterName hard',
+  KarmadaFederatedResourceQuotaStatus: 'aggregatedStatus:[KarmadaClusterQuotaStatus overall overallUsed',
+  KarmadaClusterQuotaStatus: 'clusterName hard used',
 };

@@ -42,13 +42,18 @@ import { validateMultiClusterService } from './schema/validateMultiClusterServic
 import { validateInterpreterWebhooks } from './schema/validateInterpreterWebhooks.ts';
 import type { Problem, SourceSpan } from '../errors/problem.ts';
 import { validateCronFederatedHpa, validateFederatedHpa } from './schema/validateFederatedHpa.ts';
+import { validateFederatedResourceQuota } from './schema/validateFederatedResourceQuota.ts';
+import { FEDERATED_RESOURCE_QUOTA_KIND, memberQuotaRef } from '../api/federatedResourceQuota.ts';
 
 /** FederatedHPA and CronFederatedHPA: checked as Karmada's webhooks check them; an invalid one keeps its last decision. */
 const AUTOSCALING_API_VERSION = 'autoscaling.karmada.io/v1alpha1';
 
 /** The Karmada kinds Flotilla reads, by API group: an object of these groups is never a resource template. */
 const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly string[] }> = new Map([
-  [groupOf(POLICY_API_VERSION), { apiVersion: POLICY_API_VERSION, kinds: POLICY_KINDS }],
+  [
+    groupOf(POLICY_API_VERSION),
+    { apiVersion: POLICY_API_VERSION, kinds: [...POLICY_KINDS, FEDERATED_RESOURCE_QUOTA_KIND] },
+  ],
   [groupOf(CLUSTER_API_VERSION), { apiVersion: CLUSTER_API_VERSION, kinds: ['Cluster'] }],
 ]);
 
@@ -220,6 +225,20 @@ export function classifyDocuments(
       continue;
     }
 
+    if (ref.apiVersion === POLICY_API_VERSION && ref.kind === FEDERATED_RESOURCE_QUOTA_KIND) {
+      const issues = [
+        ...validateObjectMeta(obj),
+        ...validateKarmadaKnownFields(obj),
+        ...validateFederatedResourceQuota(obj),
+      ];
+      for (const issue of issues) problem(issue.path, issue.code, issue.message, issue.fix);
+      // Karmada's webhook refuses it, so the quota it had stays, and so do the ResourceQuotas it made.
+      if (issues.length > 0) {
+        out.broken.push(memberQuotaRef(namespace ?? 'default', ref.name));
+        continue;
+      }
+    }
+
     const isPolicy = ref.apiVersion === POLICY_API_VERSION && (POLICY_KINDS as readonly string[]).includes(ref.kind);
     const isCluster = ref.apiVersion === CLUSTER_API_VERSION && ref.kind === 'Cluster';
     const karmadaGroup = KARMADA_GROUPS.get(groupOf(ref.apiVersion));
@@ -253,7 +272,11 @@ export function classifyDocuments(
         );
       }
       for (const kind of guess ? [guess] : karmadaGroup.kinds) {
-        out.broken.push(brokenRef({ ...ref, apiVersion: karmadaGroup.apiVersion, kind }, namespace));
+        out.broken.push(
+          kind === FEDERATED_RESOURCE_QUOTA_KIND
+            ? memberQuotaRef(namespace ?? 'default', ref.name)
+            : brokenRef({ ...ref, apiVersion: karmadaGroup.apiVersion, kind }, namespace),
+        );
       }
       continue;
     }
