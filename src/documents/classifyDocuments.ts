@@ -57,14 +57,6 @@ const KARMADA_GROUPS: ReadonlyMap<string, { apiVersion: string; kinds: readonly 
   [groupOf(CLUSTER_API_VERSION), { apiVersion: CLUSTER_API_VERSION, kinds: ['Cluster'] }],
 ]);
 
-/** Kinds of Karmada's groups that Flotilla knows of but does not implement, with what a user would miss. */
-const NOT_IMPLEMENTED: ReadonlyMap<string, string> = new Map([
-  [
-    `${POLICY_API_VERSION}/FederatedResourceQuota`,
-    'its staticAssignments would not become ResourceQuotas on the members, and nothing would enforce its overall quota',
-  ],
-]);
-
 /**
  * Sorts a file's documents into Karmada kinds and resource templates by apiVersion/kind, validates
  * each, and applies Karmada's webhook defaults to its kinds and the kube-apiserver's to templates. Invalid objects are reported and listed as broken.
@@ -237,6 +229,10 @@ export function classifyDocuments(
         out.broken.push(memberQuotaRef(namespace ?? 'default', ref.name));
         continue;
       }
+      // Held in the model under the identity of what it puts on members (works/federatedQuotaWork.ts makes that).
+      const member = memberQuotaRef('', ref.name);
+      out.templates.push({ ref: { ...member, namespace }, manifest: obj, source: doc.source });
+      continue;
     }
 
     const isPolicy = ref.apiVersion === POLICY_API_VERSION && (POLICY_KINDS as readonly string[]).includes(ref.kind);
@@ -247,15 +243,6 @@ export function classifyDocuments(
       // the policy silently stops existing. It is an error, and whatever this name was keeps its last good definition.
       const knownKind = karmadaGroup.kinds.includes(ref.kind);
       const guess = knownKind ? ref.kind : suggestName(ref.kind, karmadaGroup.kinds);
-      if (NOT_IMPLEMENTED.has(`${ref.apiVersion}/${ref.kind}`)) {
-        problem(
-          ['kind'],
-          'INVALID_VALUE',
-          `${ref.kind} is Karmada's, but Flotilla does not implement it: ${NOT_IMPLEMENTED.get(`${ref.apiVersion}/${ref.kind}`)}`,
-          `remove it; to cap a namespace on some members, propagate a ResourceQuota template there and set each member's limits with an OverridePolicy`,
-        );
-        continue;
-      }
       if (knownKind) {
         problem(
           ['apiVersion'],

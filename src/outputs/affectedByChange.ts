@@ -136,6 +136,8 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
         if (placementMoves && overridesRead && entry && !affected.has(t.key)) ctx.overrideReaders?.set(t.key, entry);
         if (placementMoves || overridesRead) affected.add(t.key);
       } else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
+      else if (entry?.unregisteredAssignments?.some((name) => clusters.some((c) => c.metadata.name === name)))
+        affected.add(t.key);
       else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);
     }
   }

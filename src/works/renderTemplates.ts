@@ -38,6 +38,12 @@ import type { TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { autoPropagatedNamespace, keptAfterSkip, namespaceSyncCopies } from './autoPropagatedNamespace.ts';
+import { federatedQuotaManifest } from './federatedQuotaWork.ts';
+import {
+  assignedClusters,
+  isFederatedResourceQuota,
+  type FederatedResourceQuota,
+} from '../api/federatedResourceQuota.ts';
 import { changedText, sameAsParsed } from './changedText.ts';
 import { dependenciesOf, distributeDependencies } from './distributeDependencies.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
@@ -765,6 +771,11 @@ function writeWorks<F>(
       const cluster = model.clusters.get(target.name)?.object;
       if (!cluster) continue;
       const path = manifestPath(target.name, ref);
+      if (isFederatedResourceQuota(p.template.manifest)) {
+        const manifest = federatedQuotaManifest(p.template.manifest, ref, target.name, input.sourceCommit);
+        if (manifest && !(within = stage(path, manifest))) break;
+        continue;
+      }
       let work: ReturnType<typeof renderWorkManifest>;
       try {
         // A scoped units' template: the cluster gets the variant of the unit whose scope selects it.
@@ -937,6 +948,8 @@ function placeOnce(
     if (isCrossCluster(template.manifest)) reportUnknownClusters(template, template.manifest, model, problems);
     else reportTypeNotServed(template, template.manifest, problems);
   }
+
+  if (isFederatedResourceQuota(template.manifest)) return placeQuota(template, template.manifest, snapshot, entryBase);
 
   const ns = autoPropagatedNamespace(template);
   if (ns.propagate) {
@@ -1114,6 +1127,39 @@ function placeOnce(
       clusters: targets,
       ...(scheduled.rescheduledBy ? { rescheduledBy: scheduled.rescheduledBy } : {}),
       ...(template.autoscaledBy ? { autoscaledBy: template.autoscaledBy } : {}),
+    },
+  };
+}
+
+/**
+ * Karmada's federated-resource-quota-sync controller, not its detector: every registered cluster a static assignment
+ * names gets the quota's ResourceQuota; one not registered gets it once it is (no error: Karmada says nothing either).
+ */
+function placeQuota(
+  template: Template,
+  quota: FederatedResourceQuota,
+  snapshot: Snapshot,
+  entryBase: IndexEntry,
+): Placed {
+  const named = assignedClusters(quota);
+  const registered = new Set(snapshot.clusters.map((c) => c.metadata.name));
+  const targets = snapshot.clusters
+    .filter((c) => named.includes(c.metadata.name))
+    .map((c) => ({ name: c.metadata.name, replicas: 0 }));
+  const unregistered = named.filter((c) => !registered.has(c)).sort();
+  return {
+    template,
+    clusters: targets,
+    entry: {
+      ...entryBase,
+      clusters: targets.map((t) => t.name),
+      ...(unregistered.length > 0 ? { unregisteredAssignments: unregistered } : {}),
+    },
+    evicting: [],
+    explanation: {
+      ref: template.ref,
+      policyReason: `FederatedResourceQuota ${template.ref.namespace}/${template.ref.name} puts it on each cluster its staticAssignments name (Karmada's federated-resource-quota-sync controller)${unregistered.length > 0 ? `; ${unregistered.join(', ')} not registered` : ''}`,
+      clusters: targets,
     },
   };
 }

@@ -194,6 +194,33 @@ test("the output index of a source whose CRD makes a kind cluster-scoped follows
   }
 });
 
+test('the output index of a FederatedResourceQuota naming a cluster not registered follows its schema', async () => {
+  const repos: ConfigRepo[] = [];
+  try {
+    const r = makeConfigRepoWith(
+      repos,
+      {
+        ...MEMBERS,
+        'quotas/team.yaml':
+          'apiVersion: policy.karmada.io/v1alpha1\nkind: FederatedResourceQuota\nmetadata: {name: team, namespace: shop}\nspec:\n  overall: {cpu: 4}\n  staticAssignments:\n    - {clusterName: member1, hard: {cpu: 1}}\n    - {clusterName: member9, hard: {cpu: 1}}\n',
+      },
+      'a quota for a registered and an unregistered cluster',
+    );
+    await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    const files = r.ls('flotilla/rendered').filter((f) => f.startsWith('.flotilla/index'));
+    assert.ok(
+      files.some((f) => r.show('flotilla/rendered', f).includes('"unregisteredAssignments":["member9"]')),
+      'the entry names the unregistered cluster',
+    );
+    for (const file of files) {
+      const validate = LAYOUT['flotilla/rendered']!.find(([pattern]) => pattern.test(file))![1];
+      assert.ok(validate(JSON.parse(r.show('flotilla/rendered', file))), `${file}: ${ajv.errorsText(validate.errors)}`);
+    }
+  } finally {
+    for (const r of repos) r.cleanup();
+  }
+});
+
 test('a status file that breaks the contract fails its schema', () => {
   const validate = schema('status-inventory');
   assert.ok(

@@ -91,6 +91,11 @@ export interface IndexEntry {
    * placed it on, which keep, unchanged, the copy Karmada's namespace sync made before the label.
    */
   namespaceSync?: string[];
+  /**
+   * On the ResourceQuota a FederatedResourceQuota makes: the clusters its static assignments name that are not
+   * registered. Registering one gives it the quota there (Karmada's sync controller watches Cluster creation).
+   */
+  unregisteredAssignments?: string[];
 }
 
 /** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */

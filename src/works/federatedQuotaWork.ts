@@ -1,0 +1,51 @@
+// Karmada's federated-resource-quota-sync controller (pkg/controllers/federatedresourcequota/
+// federated_resource_quota_sync_controller.go, buildWorks): for each registered cluster a FederatedResourceQuota's
+// static assignments name, a Work holding a ResourceQuota of the quota's namespace and name whose spec.hard is that
+// assignment's. Nothing else of the quota reaches it: no labels, no overrides (the controller applies none).
+import { assignedHard, type FederatedResourceQuota } from '../api/federatedResourceQuota.ts';
+import { refKey, type ObjectRef } from '../api/kinds.ts';
+import { permanentId } from '../names/bindingName.ts';
+import { workName } from '../names/workName.ts';
+import { canonicalQuantity } from '../quantities/canonicalQuantity.ts';
+import { SOURCE_COMMIT_ANNOTATION } from './changedText.ts';
+import { MANAGED_ANNOTATIONS, MANAGED_LABELS } from './renderWorkManifest.ts';
+
+const MANAGED_LABEL = 'karmada.io/managed';
+const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
+
+/**
+ * The manifest of the quota's Work for `cluster`, as ctrlutil.CreateOrUpdateWork and the Work webhook leave it; undefined
+ * when no assignment names the cluster. Its hard limits are the typed ResourceList marshalled again: canonical
+ * quantities, by name. The Work sets no conflict resolution, so none is written (the applier's default, abort, holds).
+ */
+export function federatedQuotaManifest(
+  quota: FederatedResourceQuota,
+  ref: ObjectRef,
+  cluster: string,
+  sourceCommit?: string,
+): Record<string, unknown> | undefined {
+  const hard = assignedHard(quota, cluster);
+  if (hard === undefined) return undefined;
+  const labels = {
+    [MANAGED_LABEL]: 'true',
+    [WORK_PERMANENT_ID_LABEL]: permanentId(`work/${cluster}/${refKey(ref)}`),
+  };
+  const annotations: Record<string, string> = {
+    'work.karmada.io/namespace': `karmada-es-${cluster}`,
+    'work.karmada.io/name': workName(ref.kind, ref.name, ref.namespace),
+  };
+  annotations[MANAGED_ANNOTATIONS] = [MANAGED_ANNOTATIONS, MANAGED_LABELS, ...Object.keys(annotations)]
+    .sort()
+    .join(',');
+  annotations[MANAGED_LABELS] = Object.keys(labels).sort().join(',');
+  if (sourceCommit !== undefined) annotations[SOURCE_COMMIT_ANNOTATION] = sourceCommit;
+  const names = Object.keys(hard).sort();
+  return {
+    apiVersion: ref.apiVersion,
+    kind: ref.kind,
+    metadata: { name: ref.name, namespace: ref.namespace, labels, annotations },
+    // `hard: {}` marshals to nothing (omitempty): the ResourceQuota has an empty spec.
+    spec:
+      names.length === 0 ? {} : { hard: Object.fromEntries(names.map((n) => [n, canonicalQuantity(hard[n], false)])) },
+  };
+}
