@@ -18,15 +18,17 @@ import {
   type CustomColumn,
 } from '../printers/customColumns.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
+import { goQuote } from '../text/goQuote.ts';
+import { groupVersionResource, selectByFields, servedResource } from '../views/fieldSelection.ts';
 import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
 import { readFleet, type Fleet } from '../views/readFleet.ts';
 import { readListing, type Listing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
+import { expandCategory, readCustomResources, type CustomResourceView } from '../views/resourceCategories.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { readGoBoolFlags } from './goBoolFlags.ts';
 import {
-  asksForAll,
   readResourceArguments,
   ResourceArgumentsError,
   selectorConflict,
@@ -151,12 +153,13 @@ export function reportUnknownType(err: UnknownResourceTypeError, ctx: ReadComman
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|<kind>[,TYPE...] [NAME... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--template TEMPLATE] [--allow-missing-template-keys=false] [--sort-by PATH] [--no-headers] [--show-labels] [--show-kind] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|all|<kind>[,TYPE...] [NAME... | -l SELECTOR] [--field-selector SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--template TEMPLATE] [--allow-missing-template-keys=false] [--sort-by PATH] [--no-headers] [--show-labels] [--show-kind] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
   ...READ_OPTIONS,
   selector: { type: 'string', short: 'l' },
+  'field-selector': { type: 'string' },
   'label-columns': { type: 'string', short: 'L', multiple: true },
   'sort-by': { type: 'string' },
   template: { type: 'string' },
@@ -222,10 +225,18 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   const template = output.type === 'jsonpath' ? output.template : undefined;
   const columns = output.type === 'custom-columns' ? output.columns : undefined;
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
+  // Sent to the server as given, trimmed (cli-runtime's FieldSelectorParam); an empty one selects everything.
+  const fieldSelector = (values['field-selector'] ?? '').trim();
   if (positionals.length === 0) throw new UsageError(USAGE);
-  const opened = await openRequests('get', positionals, requirements !== undefined, values, ctx);
+  const opened = await openRequests(
+    'get',
+    positionals,
+    requirements !== undefined || fieldSelector !== '',
+    values,
+    ctx,
+  );
   if (typeof opened === 'number') return opened;
-  const { args, fleet, requests } = opened;
+  const { args, fleet, crds, requests } = opened;
   const unrendered = nothingRendered(fleet, requests, values['rendered-branch']);
   if (unrendered) {
     ctx.err(unrendered);
@@ -236,6 +247,12 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   const infos: GetInfo[] = [];
   const notFound: string[] = [];
   const warnings = new Set<string>();
+  const fieldSelected = (type: ResourceType, listing: Listing): Listing | string => {
+    const served = servedResource(type, crds, listing);
+    const chosen = selectByFields(listing, served.selectable, fieldSelector);
+    if (typeof chosen !== 'string') return chosen;
+    return `Error from server (BadRequest): Unable to find ${goQuote(groupVersionResource(type, served))} that match label selector ${goQuote((values.selector ?? '').trim())}, field selector ${goQuote(fieldSelector)}: ${terminalSafe(chosen)}\n`;
+  };
   for (const { type, name } of requests) {
     const listed = await readListing(fleet, type, {
       ...(name !== undefined ? { name } : {}),
@@ -250,7 +267,14 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     if (name !== undefined && values['all-namespaces'] && listed.headers[0] === 'NAMESPACE')
       throw new UsageError('a resource cannot be retrieved by name across all namespaces');
     for (const warning of listed.warnings ?? []) warnings.add(warning);
-    const listing = requirements ? selected(listed, requirements) : listed;
+    const labelled = requirements ? selected(listed, requirements) : listed;
+    const listing = fieldSelector === '' ? labelled : fieldSelected(type, labelled);
+    // The API server's refusal of the field selector for this type, in kubectl's words (EnhanceListError), said
+    // after what the other types listed.
+    if (typeof listing === 'string') {
+      notFound.push(listing);
+      continue;
+    }
     // kubectl's words (the API server's NotFound), whichever namespace or cluster was read.
     if (name !== undefined && listing.rows.length === 0)
       notFound.push(`Error from server (NotFound): ${resourceName(type)} "${terminalSafe(name)}" not found\n`);
@@ -369,7 +393,7 @@ export async function openRequests(
   selector: boolean,
   values: Parameters<typeof openFleet>[1],
   ctx: ReadCommandContext,
-): Promise<{ args: ResourceArguments; fleet: Fleet; requests: GetRequest[] } | number> {
+): Promise<{ args: ResourceArguments; fleet: Fleet; crds: CustomResourceView[]; requests: GetRequest[] } | number> {
   let args: ResourceArguments;
   try {
     args = readResourceArguments(positionals, 'flotilla');
@@ -378,28 +402,27 @@ export async function openRequests(
     ctx.err(`error: ${terminalSafe(err.message)}\n`);
     return 1;
   }
-  refuseAllAndSelectorConflict(args, selector, command);
+  const conflict = selector ? selectorConflict(args) : undefined;
+  if (conflict) throw new UsageError(conflict);
   const fleet = await openFleet(command, values);
+  const crds = await readCustomResources(fleet);
   try {
     return {
       args,
       fleet,
-      requests: getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey)),
+      crds,
+      requests: getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey), (word) =>
+        expandCategory(word, crds),
+      ),
     };
   } catch (err) {
+    if (err instanceof ResourceArgumentsError) {
+      ctx.err(`error: ${terminalSafe(err.message)}\n`);
+      return 1;
+    }
     if (!(err instanceof UnknownResourceTypeError)) throw err;
     return reportUnknownType(err, ctx);
   }
-}
-
-/** `all` (kubectl's category) and a selector beside names, refused in kubectl's words before anything is read. */
-export function refuseAllAndSelectorConflict(args: ResourceArguments, selector: boolean, command: string): void {
-  if (asksForAll(args))
-    throw new UsageError(
-      `${command} all is not read: kubectl's "all" is the API server's category of that name (pods, replicasets, services, deployments and the other kinds and custom resources that join it), which a repository of templates does not reproduce; name the types instead, e.g. flotilla ${command} deploy,sts,svc`,
-    );
-  const conflict = selector ? selectorConflict(args) : undefined;
-  if (conflict) throw new UsageError(conflict);
 }
 
 /**
@@ -433,19 +456,25 @@ interface GetInfo {
 
 /**
  * The reads the words ask for, in kubectl's order: each type once however it is spelled (`deploy,deployments` is
- * one), each name of a type in turn, each resource/name word as given. A type no one serves ends it before any read.
+ * one), each name of a type in turn, each resource/name word as given. A category (`all`) stands for its resource
+ * types where a type is written (not in TYPE/NAME words), as cli-runtime's ReplaceAliases expands it; one that
+ * stands for several types beside names is kubectl's refusal. A type no one serves ends it before any read.
  */
 export function getRequests(
   args: ResourceArguments,
   kinds: ReadonlyArray<{ apiVersion: string; kind: string }>,
+  categories: (word: string) => ResourceType[] | undefined = () => undefined,
 ): GetRequest[] {
   const typeOf = (word: string) => {
     const type = resolveResourceType(word, kinds);
     if (!type) throw new UnknownResourceTypeError(word);
     return type;
   };
+  const typesOf = (word: string) => categories(word) ?? [typeOf(word)];
   if (args.form === 'names') {
-    const type = typeOf(args.word);
+    const types = typesOf(args.word);
+    if (types.length > 1) throw new ResourceArgumentsError('you must specify only one resource');
+    const type = types[0]!;
     return args.names.map((name) => ({ type, name }));
   }
   if (args.form === 'tuples') {
@@ -453,7 +482,7 @@ export function getRequests(
     for (const { word } of args.tuples) if (!types.has(word)) types.set(word, typeOf(word));
     return args.tuples.map(({ word, name }) => ({ type: types.get(word)!, name }));
   }
-  const types = args.words.map(typeOf);
+  const types = args.words.flatMap(typesOf);
   return types
     .filter((type, i) => types.findIndex((t) => resourceName(t) === resourceName(type)) === i)
     .map((type) => ({ type }));

@@ -62,11 +62,3 @@ export function selectorConflict(args: ResourceArguments): string | undefined {
   if (args.form === 'tuples') return 'selectors and the all flag cannot be used when passing resource/name arguments';
   return undefined;
 }
-
-/**
- * `all` asked for as a type: kubectl's is the API server's category of that name (pods, replicasets, services,
- * deployments and the kinds and custom resources that join it), which a repository of templates does not reproduce.
- */
-export function asksForAll(args: ResourceArguments): boolean {
-  return (args.form === 'types' ? args.words : args.form === 'names' ? [args.word] : []).includes('all');
-}

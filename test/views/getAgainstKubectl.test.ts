@@ -94,6 +94,44 @@ spec:
   resourceSelectors: [{apiVersion: example.com/v1, kind: Globe}]
   placement: {clusterAffinity: {clusterNames: [member1]}}
 `;
+// A kind that joins kubectl's `all` and a category of its own, with a selectable field, beside built-in kinds of
+// `all` and one outside it, in a namespace of their own (default has the member's kubernetes Service).
+const TOY_CRD = `${exampleCrd('Toy', 'toys', ['{name: Size, type: integer, jsonPath: .spec.size}'])
+  .replace('singular: toy}', 'singular: toy, categories: [all, playthings]}')
+  .replace(
+    '      additionalPrinterColumns:',
+    '      selectableFields: [{jsonPath: .spec.color}]\n      additionalPrinterColumns:',
+  )}`;
+const SHOP = `apiVersion: example.com/v1
+kind: Toy
+metadata: {name: ball, namespace: shop, labels: {app: shop}}
+spec: {size: 3, color: red}
+---
+apiVersion: example.com/v1
+kind: Toy
+metadata: {name: kite, namespace: shop}
+spec: {size: 9, color: blue}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: shop, labels: {app: shop}}
+spec:
+  schedule: "0 0 * * *"
+  suspend: true
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: conf, namespace: shop, labels: {app: shop}}
+data: {a: b}
+`;
+const SHOP_POLICY = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: shop, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: example.com/v1, kind: Toy}, {apiVersion: batch/v1, kind: CronJob}, {apiVersion: v1, kind: ConfigMap}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`;
 const NOW = new Date((1_700_000_100 + 3600) * 1000);
 
 const harness = new MemberHarness();
@@ -109,6 +147,12 @@ test.before(async () => {
   assert.is(widgetCrd.code, 0, widgetCrd.stderr);
   const globeCrd = await kubectl(['apply', '-f', '-'], GLOBE_CRD);
   assert.is(globeCrd.code, 0, globeCrd.stderr);
+  const toyCrd = await kubectl(['apply', '-f', '-'], TOY_CRD);
+  assert.is(toyCrd.code, 0, toyCrd.stderr);
+  const shop = await kubectl(['create', 'namespace', 'shop']);
+  assert.is(shop.code, 0, shop.stderr);
+  const shopObjects = await kubectl(['apply', '--server-side', '-f', '-'], SHOP);
+  assert.is(shopObjects.code, 0, shopObjects.stderr);
   const objects = await kubectl(['apply', '--server-side', '-f', '-'], `${GADGETS}---\n${WIDGETS}---\n${GLOBES}`);
   assert.is(objects.code, 0, objects.stderr);
   ({ repo } = makeNginxRepo());
@@ -122,6 +166,9 @@ test.before(async () => {
     'crds/globes.yaml': GLOBE_CRD,
     'templates/globes.yaml': GLOBES,
     'policies/globes.yaml': GLOBE_POLICY,
+    'crds/toys.yaml': TOY_CRD,
+    'templates/shop.yaml': SHOP,
+    'policies/shop.yaml': SHOP_POLICY,
   });
   commitAll(repo, 'Add gadgets');
   await syncRepo(await openRepo(repo.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
@@ -550,6 +597,101 @@ test("resource/name words beside a separate type: kubectl's refusal, naming the 
   assert.is(ours.out, '');
   assert.is(ours.err, real.stderr.replaceAll("'kubectl get", "'flotilla get"));
   assert.match(ours.err, /^error: there is no need to specify a resource type as a separate argument/);
+});
+
+// kubectl's AGE is the member's, flotilla's the commit's: the table is compared with that column's cells left out.
+const withoutAge = (text: string) => {
+  let ageLast = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      const cells = line.split(/ {2,}/);
+      if (cells.some((c) => c === 'NAME' || c.endsWith(' NAME'))) ageLast = cells.at(-1) === 'AGE';
+      return (ageLast ? cells.slice(0, -1) : cells).join(' | ');
+    })
+    .join('\n');
+};
+
+test("get all and a CRD's own category list the category's types as kubectl expands them through discovery", async () => {
+  for (const args of [
+    ['all', '-n', 'shop'],
+    ['all', '-n', 'shop', '-o', 'name'],
+    ['all', '-n', 'shop', '-l', 'app=shop', '--show-kind'],
+    ['all,cm', '-n', 'shop', '-o', 'name', '-l', 'app'],
+    ['cm,all', '-n', 'shop', '-o', 'name', '-l', 'app=shop'],
+    ['playthings', '-n', 'shop'],
+    ['playthings', 'kite', '-n', 'shop'],
+    ['all', '-n', 'nope'],
+    ['all', 'ball', '-n', 'shop'],
+    ['all/ball', '-n', 'shop'],
+    ['all', '-n', 'shop', '-o', 'jsonpath={range .items[*]}{.kind}/{.metadata.name} {end}'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(withoutAge(ours.out), withoutAge(real.stdout), args.join(' '));
+    assert.is(ours.err.replace(/^flotilla: no resource type .*\n/m, ''), real.stderr, args.join(' '));
+    assert.is(ours.code, real.code, args.join(' '));
+  }
+  assert.is(
+    (await flotilla('all', '-n', 'shop', '-o', 'name')).out,
+    'cronjob.batch/nightly\ntoy.example.com/ball\ntoy.example.com/kite\n',
+  );
+  assert.match((await flotilla('all', '-n', 'shop')).out, /^cronjob\.batch\/nightly +0 0 \* \* \* /m);
+});
+
+test('--field-selector selects by the fields the API server selects each kind by, and its refusals are its words', async () => {
+  for (const args of [
+    ['toys', '-n', 'shop', '--field-selector', 'spec.color=red'],
+    ['toys', '-n', 'shop', '--field-selector', ' spec.color!=red ', '-o', 'name'],
+    ['all', '-n', 'shop', '--field-selector', 'metadata.name=ball'],
+    ['cronjobs,toys', '-A', '--field-selector', 'metadata.namespace=shop', '-o', 'name'],
+    ['cronjobs,toys', '-A', '--field-selector', 'metadata.namespace!=shop', '-o', 'json'],
+    ['cm', '-n', 'shop', '--field-selector', 'metadata.name==conf', '-l', 'app=shop'],
+    ['toys', '-n', 'shop', '--field-selector', ''],
+    ['toys', '-n', 'shop', '--field-selector', 'spec.colour=red'],
+    ['toys', '-n', 'shop', '--field-selector', 'spec.color=a=b'],
+    ['cronjobs,toys', '-n', 'shop', '--field-selector', 'spec.color=red', '-l', 'app', '-o', 'name'],
+    ['cronjobs', '-n', 'shop', '--field-selector', 'status.phase=Running'],
+    ['clusters', '--field-selector', 'metadata.name=member1', '-o', 'name'],
+  ]) {
+    // Flotilla's clusters are the Karmada control plane's: kubectl reads a member's, which serves none.
+    if (args[0] === 'clusters') continue;
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(withoutAge(ours.out), withoutAge(real.stdout), args.join(' '));
+    assert.is(ours.err, real.stderr, args.join(' '));
+    assert.is(ours.code, real.code, args.join(' '));
+  }
+  // Across `all` each type the selector does not fit is refused in its kind's words; the emulator's discovery lists
+  // the types in an order of its own, so the lines are compared as a set.
+  for (const args of [
+    ['all', '-n', 'shop', '--field-selector', 'status.phase=Running'],
+    ['all', '-n', 'shop', '--field-selector', 'nope'],
+  ]) {
+    const real = await kubectl(['get', ...args]);
+    const ours = await flotilla(...args);
+    assert.is(ours.out, real.stdout, args.join(' '));
+    assert.equal(ours.err.split('\n').sort(), real.stderr.split('\n').sort(), args.join(' '));
+    assert.is(ours.code, 1, args.join(' '));
+  }
+  assert.is(
+    (await flotilla('toys', '-n', 'shop', '--field-selector', 'spec.color=red', '-o', 'name')).out,
+    'toy.example.com/ball\n',
+  );
+  assert.match(
+    (await flotilla('cronjobs', '-n', 'shop', '--field-selector', 'status.phase=Running')).err,
+    '"status.phase" is not a known field selector: only "metadata.name", "metadata.namespace"',
+  );
+  assert.is(
+    (await flotilla('clusters', '--field-selector', 'metadata.name=member1', '-o', 'name')).out,
+    'cluster.cluster.karmada.io/member1\n',
+  );
+  try {
+    await flotilla('toy', 'ball', '-n', 'shop', '--field-selector', 'metadata.name=ball');
+    assert.unreachable('a name beside a field selector');
+  } catch (err) {
+    assert.match((err as Error).message, 'name cannot be provided when a selector is specified');
+  }
 });
 
 test.run();

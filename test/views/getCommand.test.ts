@@ -207,14 +207,15 @@ test("several types: a table each with kind.group/name, templates with their agg
   assert.is(named.err, 'Error from server (NotFound): deployments.apps "nope" not found\n');
 });
 
-test('get all is refused, naming the types to list instead', async () => {
-  for (const args of [['all'], ['deploy,all'], ['all', 'nginx']])
-    try {
-      await get(...args);
-      assert.unreachable(args.join(' '));
-    } catch (err) {
-      assert.match((err as Error).message, 'name the types instead, e.g. flotilla get deploy,sts,svc');
-    }
+test("get all lists the templates of the kinds in kubectl's all category; beside a name it is kubectl's refusal", async () => {
+  for (const args of [['all'], ['deploy,all'], ['all', '-o', 'name']]) {
+    const listed = await get(...args);
+    assert.is(listed.code, 0, `${args.join(' ')}: ${listed.err}`);
+    assert.match(listed.out, /deployment\.apps\/nginx/, args.join(' '));
+  }
+  const named = await get('all', 'nginx');
+  assert.is(named.code, 1);
+  assert.is(named.err, 'error: you must specify only one resource\n');
 });
 
 test("-l takes the rows whose object has the labels, in kubectl's selector grammar", async () => {

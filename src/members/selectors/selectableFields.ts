@@ -1,188 +1,30 @@
-import { badRequest } from '../ApiError.ts';
-import { resourceKeyOf } from '../resources/ResourceRegistry.ts';
+import {
+  convertFieldSelector as convert,
+  matchesFieldSet,
+  selectableFieldsOf as fieldsOf,
+  type SelectableResource,
+} from '../../fieldSelectors/selectableFields.ts';
+import type { FieldRequirement } from '../../fieldSelectors/parseFieldSelector.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
-import type { FieldRequirement } from './parseFieldSelector.ts';
+import { asBadRequest } from './parseFieldSelector.ts';
 
-// A field selector passes two layers in kube-apiserver. The kind's field label conversion
-// (AddFieldLabelConversionFunc in pkg/apis/<group>/<version>/conversion.go, else
-// runtime.DefaultMetaV1FieldSelectorConversion; a custom resource's crConverter) accepts, renames or refuses
-// each label; the registry strategy's ToSelectableFields projects the object into the set the selector is
-// matched against. A label accepted but never projected reads "" (pods' status.podIPs), and numbers and
-// booleans are projected even when the object leaves them out.
+export { matchesFieldSet };
 
-type Projection = (object: KubeObject) => string;
-
-interface Conversion {
-  /** The labels taken, each to the label it is matched as. */
-  labels: Record<string, string>;
-  refusal: (label: string) => string;
-  /** Beyond metadata.name and metadata.namespace. */
-  fields: Record<string, Projection>;
-}
-
-const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
-const at = (path: string): Projection => {
-  const steps = path.split('.');
-  return (object) => text(steps.reduce<any>((node, step) => node?.[step], object));
-};
-const withDefault = (path: string, zero: string): Projection => {
-  const project = at(path);
-  return (object) => project(object) || zero;
-};
-
-const fieldLabelNotSupported = (label: string) => `field label not supported: ${label}`;
-
-const same = (...labels: string[]): Record<string, string> => Object.fromEntries(labels.map((l) => [l, l]));
-
-const CONVERSIONS: Record<string, Conversion> = {
-  '/pods': {
-    labels: {
-      ...same(
-        'metadata.name',
-        'metadata.namespace',
-        'spec.nodeName',
-        'spec.restartPolicy',
-        'spec.schedulerName',
-        'spec.serviceAccountName',
-        'spec.hostNetwork',
-        'status.phase',
-        'status.podIP',
-        'status.podIPs',
-        'status.nominatedNodeName',
-      ),
-      // v1 clients of old sent spec.host.
-      'spec.host': 'spec.nodeName',
-    },
-    refusal: fieldLabelNotSupported,
-    fields: {
-      'spec.nodeName': at('spec.nodeName'),
-      'spec.restartPolicy': at('spec.restartPolicy'),
-      'spec.schedulerName': at('spec.schedulerName'),
-      'spec.serviceAccountName': at('spec.serviceAccountName'),
-      'spec.hostNetwork': withDefault('spec.hostNetwork', 'false'),
-      'status.phase': at('status.phase'),
-      'status.podIP': (pod) => text(pod.status?.podIPs?.[0]?.ip ?? pod.status?.podIP),
-      'status.nominatedNodeName': at('status.nominatedNodeName'),
-    },
-  },
-  '/nodes': {
-    labels: same('metadata.name', 'spec.unschedulable'),
-    refusal: fieldLabelNotSupported,
-    fields: { 'spec.unschedulable': withDefault('spec.unschedulable', 'false') },
-  },
-  '/replicationcontrollers': {
-    labels: same('metadata.name', 'metadata.namespace', 'status.replicas'),
-    refusal: fieldLabelNotSupported,
-    fields: { 'status.replicas': withDefault('status.replicas', '0') },
-  },
-  '/events': {
-    labels: same(
-      'involvedObject.kind',
-      'involvedObject.namespace',
-      'involvedObject.name',
-      'involvedObject.uid',
-      'involvedObject.apiVersion',
-      'involvedObject.resourceVersion',
-      'involvedObject.fieldPath',
-      'reason',
-      'reportingComponent',
-      'source',
-      'type',
-      'metadata.namespace',
-      'metadata.name',
-    ),
-    refusal: fieldLabelNotSupported,
-    fields: {
-      ...Object.fromEntries(
-        ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [
-          `involvedObject.${f}`,
-          at(`involvedObject.${f}`),
-        ]),
-      ),
-      reason: at('reason'),
-      reportingComponent: at('reportingComponent'),
-      source: (event) => at('source.component')(event) || at('reportingComponent')(event),
-      type: at('type'),
-    },
-  },
-  '/namespaces': {
-    labels: same('status.phase', 'metadata.name'),
-    refusal: fieldLabelNotSupported,
-    fields: { 'status.phase': at('status.phase') },
-  },
-  '/secrets': {
-    labels: same('type', 'metadata.namespace', 'metadata.name'),
-    refusal: fieldLabelNotSupported,
-    fields: { type: at('type') },
-  },
-  '/services': {
-    labels: same('metadata.namespace', 'metadata.name', 'spec.clusterIP', 'spec.type'),
-    refusal: fieldLabelNotSupported,
-    fields: { 'spec.clusterIP': at('spec.clusterIP'), 'spec.type': at('spec.type') },
-  },
-  'batch/jobs': {
-    labels: same('metadata.name', 'metadata.namespace', 'status.successful'),
-    refusal: (label) => `field label ${JSON.stringify(label)} not supported for Job`,
-    fields: { 'status.successful': withDefault('status.succeeded', '0') },
-  },
-};
-
-const METADATA_ONLY: Conversion = {
-  labels: same('metadata.name', 'metadata.namespace'),
-  refusal: (label) =>
-    `${JSON.stringify(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
-  fields: {},
-};
-
-/**
- * A custom resource version's conversion: metadata.namespace only when namespaced, and its selectableFields, each
- * projected as fmt.Sprint prints the value its jsonPath finds (customResourceStrategy.selectableFields).
- */
-function customResourceConversion(rt: ResourceType): Conversion {
-  const selectable = (rt.selectableFields ?? []).map((jsonPath) => jsonPath.replace(/^\./, ''));
+function selectable(rt: ResourceType): SelectableResource {
   return {
-    labels: same('metadata.name', ...(rt.namespaced ? ['metadata.namespace'] : []), ...selectable),
-    refusal: fieldLabelNotSupported,
-    fields: Object.fromEntries(selectable.map((label) => [label, at(label)])),
+    group: rt.group,
+    plural: rt.plural,
+    namespaced: rt.namespaced,
+    ...(rt.crd ? { customResource: { selectableFields: rt.selectableFields ?? [] } } : {}),
   };
 }
 
-function conversionOf(rt: ResourceType): Conversion {
-  if (rt.crd) return customResourceConversion(rt);
-  return CONVERSIONS[resourceKeyOf(rt)] ?? METADATA_ONLY;
-}
-
-/**
- * Runs each requirement through the kind's field label conversion, in the parsed order: a label it does not take is
- * the API server's 400 in the kind's words; one it renames is matched as the new label.
- */
+/** The kind's field label conversion of the requirements; a label it does not take is the API server's 400. */
 export function convertFieldSelector(rt: ResourceType, requirements: readonly FieldRequirement[]): FieldRequirement[] {
-  const { labels, refusal } = conversionOf(rt);
-  return requirements.map((r) => {
-    const label = Object.hasOwn(labels, r.path) ? labels[r.path] : undefined;
-    if (label === undefined) throw badRequest(refusal(r.path));
-    return { ...r, path: label };
-  });
+  return asBadRequest(() => convert(selectable(rt), requirements));
 }
 
-/**
- * The fields an object of `rt` is selected by (its strategy's ToSelectableFields): the kind's projections are looked
- * up once, for every object a list or watch then matches.
- */
+/** The fields an object of `rt` is selected by (its strategy's ToSelectableFields). */
 export function selectableFieldsOf(rt: ResourceType): (object: KubeObject) => Record<string, string> {
-  const projections = Object.entries(conversionOf(rt).fields);
-  return (object) => {
-    const set: Record<string, string> = { 'metadata.name': text(object.metadata.name) };
-    if (rt.namespaced) set['metadata.namespace'] = text(object.metadata.namespace);
-    for (const [label, project] of projections) set[label] = project(object);
-    return set;
-  };
-}
-
-/** Whether a field set satisfies converted requirements; a label the set lacks reads "" (fields.Set.Get). */
-export function matchesFieldSet(requirements: readonly FieldRequirement[], set: Record<string, string>): boolean {
-  return requirements.every((r) => {
-    const actual = Object.hasOwn(set, r.path) ? set[r.path] : '';
-    return r.op === '=' ? actual === r.value : actual !== r.value;
-  });
+  return fieldsOf(selectable(rt));
 }
