@@ -245,7 +245,7 @@ test("-l takes the rows whose object has the labels, in kubectl's selector gramm
   assert.ok(works.items[0].metadata.labels['work.karmada.io/permanent-id']);
   for (const [args, message] of [
     [['deploy', 'nginx', '-l', 'app=nginx'], 'name cannot be provided when a selector is specified'],
-    [['deploy', '-l', 'app in'], 'unable to parse requirement: app in'],
+    [['deploy', '-l', 'app in'], "unable to parse requirement: found '' expected: '('"],
   ] as const) {
     try {
       await get(...args);
