@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { parseTrailers } from '../../src/branches/rendered/trailers.ts';
+import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import { makeFleetRepo } from '../views/helpers/fleetRepo.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -219,6 +220,37 @@ test('the output index of a FederatedResourceQuota naming a cluster not register
   } finally {
     for (const r of repos) r.cleanup();
   }
+});
+
+test('an index entry holding every field IndexEntry declares follows the shard schema', () => {
+  // Required<IndexEntry>: a field added to the type and not to this entry fails the type check, so the published
+  // schema cannot fall behind what the renderer writes without this test saying so.
+  const entry: Required<IndexEntry> = {
+    file: 'templates/app.yaml',
+    labels: { app: 'web' },
+    policy: 'default/web',
+    clusters: ['member1', 'member2'],
+    deps: ['v1/ConfigMap/default/settings'],
+    evicting: ['member2'],
+    scaleTarget: 'apps/v1/Deployment/default/web',
+    scaledBy: ['autoscaling/v2/HorizontalPodAutoscaler/default/web'],
+    waiting: { replicas: 2, request: { cpu: '100m' } },
+    blocked: true,
+    awaiting: true,
+    held: true,
+    units: [{ file: 'charts/web/Chart.yaml', clusters: ['member1'] }],
+    overwrite: true,
+    preserve: true,
+    replicas: [1, 1],
+    own: ['member1'],
+    applicationFailover: { tolerationSeconds: 30 },
+    suspended: ['member2'],
+    namespaceSync: ['member2'],
+    unregisteredAssignments: ['member9'],
+  };
+  const validate = LAYOUT['flotilla/rendered']!.find(([pattern]) => pattern.test('.flotilla/index/0a.json'))![1];
+  const shard = { files: {}, requiredBy: {}, templates: { 'apps/v1/Deployment/default/web': entry } };
+  assert.ok(validate(shard), ajv.errorsText(validate.errors));
 });
 
 test('a status file that breaks the contract fails its schema', () => {
