@@ -29,6 +29,7 @@ import { serviceAccountController } from './controllers/serviceAccountController
 import { nodeLifecycleController } from './controllers/nodeLifecycleController.ts';
 import { taintEvictionController } from './controllers/taintEvictionController.ts';
 import { disruptionController } from './controllers/disruptionController.ts';
+import { resourceQuotaController } from './controllers/resourceQuotaController.ts';
 import { volumeClaimController } from './controllers/volumeClaimController.ts';
 import { statefulSetController } from './controllers/statefulSetController.ts';
 import type { ControllerDeps } from './controllers/ControllerDeps.ts';
@@ -229,6 +230,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       cronJobController(deps),
       volumeClaimController(deps),
       disruptionController(deps),
+      resourceQuotaController(deps),
       podScheduler(deps),
       taintEvictionController(deps),
       kubeletSimulator(deps),

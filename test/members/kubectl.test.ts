@@ -633,12 +633,17 @@ test("a field selector naming a field the kind's selector does not take is refus
 
 test("quotas, roles, role bindings, storage and priority classes and ControllerRevisions print kube-apiserver's columns", async () => {
   const create = async (...args: string[]) => assert.is((await kubectl(['create', ...args])).code, 0, args.join(' '));
-  await create('quota', 'q1', '--hard=pods=10,requests.cpu=2,limits.memory=1Gi');
+  // In a namespace of its own: the quota controller counts what the namespace runs.
+  await create('namespace', 'quota-columns');
+  await create('quota', 'q1', '-n', 'quota-columns', '--hard=pods=10,requests.cpu=2,limits.memory=1Gi');
   await create('role', 'reader', '--verb=get', '--resource=pods');
   await create('rolebinding', 'readers', '--role=reader', '--user=alice', '--serviceaccount=default:robot');
   await create('priorityclass', 'high', '--value=1000');
   const table = async (...args: string[]) => (await kubectl(['get', ...args])).stdout;
-  assert.match(await table('quota', 'q1'), /^q1\s+\S+\s+pods: 0\/10, requests\.cpu: 0\/2\s+limits\.memory: 0\/1Gi$/m);
+  assert.match(
+    await table('quota', 'q1', '-n', 'quota-columns'),
+    /^q1\s+\S+\s+pods: 0\/10, requests\.cpu: 0\/2\s+limits\.memory: 0\/1Gi$/m,
+  );
   assert.match(await table('role', 'reader'), /^NAME\s+CREATED AT\nreader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
   assert.match(
     await table('rolebinding', 'readers', '-o', 'wide'),
