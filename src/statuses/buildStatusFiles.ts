@@ -34,6 +34,8 @@ import {
   type FullyAppliedCondition,
 } from '../branches/status/statusFiles.ts';
 import { interpretHealth } from './interpretHealth.ts';
+import { federatedQuotaStatusPathOf } from '../branches/status/federatedQuotaStatus.ts';
+import { federatedQuotaStatus } from './federatedQuotaStatus.ts';
 import { reflectStatus } from './reflectStatus.ts';
 import { COMPLETE_API_ENABLEMENTS, NEVER_UPDATED_REASON, STATUS_UNKNOWN_REASON } from '../api/conditions.ts';
 import { HEARTBEAT_ANNOTATION } from '../branches/status/statusFiles.ts';
@@ -94,6 +96,12 @@ export interface ClusterFileOptions {
  */
 export type TargetsOf = (ref: ObjectRef) => ReadonlySet<string> | undefined;
 
+/**
+ * The spec.overall of the FederatedResourceQuota that made this ResourceQuota (the rendered index's quotaOverall);
+ * undefined for any object no quota made.
+ */
+export type QuotaOverallOf = (ref: ObjectRef) => Readonly<Record<string, string>> | undefined;
+
 /** Every status-branch path these reports may rewrite: the writer reads exactly these before building edits. */
 export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
   const paths = new Set<string>();
@@ -101,11 +109,16 @@ export function statusPathsOf(reports: readonly ClusterReport[]): string[] {
     if (r.status) paths.add(clusterStatusPath(r.cluster));
     if (r.applied) paths.add(appliedPath(r.cluster));
     if (r.exports) paths.add(endpointsPath(r.cluster));
-    for (const o of r.observed ?? []) paths.add(templateStatusPath(o.ref));
+    const addTemplate = (ref: ObjectRef) => {
+      paths.add(templateStatusPath(ref));
+      const quota = federatedQuotaStatusPathOf(ref);
+      if (quota) paths.add(quota);
+    };
+    for (const o of r.observed ?? []) addTemplate(o.ref);
     if (!r.delivery) continue;
     paths.add(inventoryPath(r.cluster));
-    for (const res of r.delivery.results) if (res.ref.kind && res.ref.name) paths.add(templateStatusPath(res.ref));
-    for (const ref of r.delivery.previousInventory) paths.add(templateStatusPath(ref));
+    for (const res of r.delivery.results) if (res.ref.kind && res.ref.name) addTemplate(res.ref);
+    for (const ref of r.delivery.previousInventory) addTemplate(ref);
   }
   return [...paths].sort();
 }
@@ -125,6 +138,7 @@ export function buildStatusFiles(
   interpreters: InterpreterSet = BUILT_IN_INTERPRETERS,
   clusterOptions: ClusterFileOptions = {},
   targetsOf: TargetsOf = () => undefined,
+  quotaOverallOf: QuotaOverallOf = () => undefined,
 ): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const put = (path: string, text: string | null) => {
@@ -309,8 +323,13 @@ export function buildStatusFiles(
       for (const cluster of targets)
         if (!items.has(cluster)) items.set(cluster, { clusterName: cluster, applied: false, health: 'Unknown' });
     }
+    // A quota's status follows its ResourceQuotas' entries; an object no quota made (any longer) has none.
+    const quotaPath = federatedQuotaStatusPathOf(ref);
+    const overall = quotaPath ? quotaOverallOf(ref) : undefined;
+    if (quotaPath && !overall) put(quotaPath, null);
     if (items.size === 0 && !targets) {
       put(path, null);
+      if (quotaPath) put(quotaPath, null);
       continue;
     }
     const secret = isSecret(ref);
@@ -332,6 +351,8 @@ export function buildStatusFiles(
               ...(previous?.status ? { status: previous.status } : {}),
             })
           : undefined) ?? aggregateStatus(ref.apiVersion, ref.kind, current, previous?.status));
+    if (quotaPath && overall)
+      put(quotaPath, render(federatedQuotaStatus({ namespace: ref.namespace!, name: ref.name }, overall, current)));
     const file: TemplateStatusFile = {
       apiVersion: ref.apiVersion,
       kind: ref.kind,

@@ -8,6 +8,7 @@ import {
   statusPathsOf,
   type ClusterFileOptions,
   type ClusterReport,
+  type QuotaOverallOf,
   type TargetsOf,
 } from './buildStatusFiles.ts';
 import { refKey } from '../api/kinds.ts';
@@ -74,7 +75,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     ...(opts.autoscalers?.edits.keys() ?? []),
     ...(opts.multiClusterServices?.edits.keys() ?? []),
   ];
-  const targetsOf = opts.renderedCommit ? await renderedTargets(opts.repo, opts.renderedCommit, reports) : undefined;
+  const rendered = opts.renderedCommit ? await renderedTargets(opts.repo, opts.renderedCommit, reports) : undefined;
   const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath), ...autoscalerPaths])].sort();
   const done = await commitStatusEdits(
     opts.repo,
@@ -82,7 +83,15 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     paths,
     (existing) => {
       const time = now();
-      const edits = buildStatusFiles(existing, reports, time, opts.interpreters, opts.clusterOptions, targetsOf);
+      const edits = buildStatusFiles(
+        existing,
+        reports,
+        time,
+        opts.interpreters,
+        opts.clusterOptions,
+        rendered?.targetsOf,
+        rendered?.quotaOverallOf,
+      );
       for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions))
         edits.set(path, text);
       // Only the reconciler decides; a decision equal to what the branch holds already changes nothing.
@@ -99,12 +108,12 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
   };
 }
 
-/** The targets of the templates these reports apply, as the rendered commit's index lists them. */
+/** The targets of the templates these reports apply, and the quotas' overall, as the rendered commit's index lists them. */
 async function renderedTargets(
   repo: GitRepo,
   renderedCommit: string,
   reports: readonly ClusterReport[],
-): Promise<TargetsOf | undefined> {
+): Promise<{ targetsOf: TargetsOf; quotaOverallOf: QuotaOverallOf } | undefined> {
   const index = await renderedIndex(repo, renderedCommit);
   if (!index) return undefined;
   const keys = new Set<string>();
@@ -118,9 +127,12 @@ async function renderedTargets(
       keys.add(refKey(preferredRef(ref)));
   }
   await index.load({ templates: keys });
-  return (ref) => {
-    const entry = index.template(refKey(ref));
-    return entry ? new Set(entry.clusters) : undefined;
+  return {
+    targetsOf: (ref) => {
+      const entry = index.template(refKey(ref));
+      return entry ? new Set(entry.clusters) : undefined;
+    },
+    quotaOverallOf: (ref) => index.template(refKey(ref))?.quotaOverall,
   };
 }
 

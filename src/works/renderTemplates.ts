@@ -1,3 +1,4 @@
+import { canonicalQuantity } from '../quantities/canonicalQuantity.ts';
 import { atTemplate } from '../api/templatePlace.ts';
 import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
 import { BundledInterpreterError } from '../interpreters/thirdParty/thirdPartyInterpreter.ts';
@@ -1154,6 +1155,11 @@ function placeQuota(
       ...entryBase,
       clusters: targets.map((t) => t.name),
       ...(unregistered.length > 0 ? { unregisteredAssignments: unregistered } : {}),
+      quotaOverall: Object.fromEntries(
+        Object.keys(quota.spec.overall)
+          .sort()
+          .map((n) => [n, String(canonicalQuantity(quota.spec.overall[n], false))]),
+      ),
     },
     evicting: [],
     explanation: {

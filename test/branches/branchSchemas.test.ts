@@ -44,6 +44,7 @@ const LAYOUT: Record<string, [RegExp, ValidateFunction][]> = {
     [/^autoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-autoscaler')],
     [/^cronautoscalers\/[^/]+\/[^/]+\.yaml$/, schema('status-cronautoscaler')],
     [/^multiclusterservices\/[^/]+\/[^/]+\.yaml$/, schema('status-multiclusterservice')],
+    [/^federatedresourcequotas\/[^/]+\/[^/]+\.yaml$/, schema('status-federatedresourcequota')],
   ],
 };
 
@@ -67,8 +68,9 @@ test('every file the renderer and the status writer commit follows its published
       // MultiClusterService (its schema is checked against real output in test/deliveries/crossClusterServices.test.ts);
       // everything else is there.
       const absent = layout.filter(([p]) => !seen.has(p)).map(([p]) => p.source);
-      // Nor a ServiceExport, a FederatedHPA or a MultiClusterService, so no endpoints, autoscaler or MultiClusterService
-      // status file (checked against real output below).
+      // Nor a ServiceExport, a FederatedHPA, a MultiClusterService or a FederatedResourceQuota, so no endpoints,
+      // autoscaler, MultiClusterService or quota status file (the quota's checked in
+      // test/deliveries/federatedResourceQuotaStatus.test.ts, the others below).
       assert.equal(
         absent,
         branch === 'flotilla/rendered'
@@ -82,6 +84,7 @@ test('every file the renderer and the status writer commit follows its published
               '^autoscalers\\/[^/]+\\/[^/]+\\.yaml$',
               '^cronautoscalers\\/[^/]+\\/[^/]+\\.yaml$',
               '^multiclusterservices\\/[^/]+\\/[^/]+\\.yaml$',
+              '^federatedresourcequotas\\/[^/]+\\/[^/]+\\.yaml$',
             ],
       );
       assert.is(
@@ -247,6 +250,7 @@ test('an index entry holding every field IndexEntry declares follows the shard s
     suspended: ['member2'],
     namespaceSync: ['member2'],
     unregisteredAssignments: ['member9'],
+    quotaOverall: { cpu: '4', memory: '8Gi' },
   };
   const validate = LAYOUT['flotilla/rendered']!.find(([pattern]) => pattern.test('.flotilla/index/0a.json'))![1];
   const shard = { files: {}, requiredBy: {}, templates: { 'apps/v1/Deployment/default/web': entry } };

@@ -96,6 +96,11 @@ export interface IndexEntry {
    * registered. Registering one gives it the quota there (Karmada's sync controller watches Cluster creation).
    */
   unregisteredAssignments?: string[];
+  /**
+   * On the ResourceQuota a FederatedResourceQuota makes: the quota's spec.overall (canonical quantities), which the
+   * status writers copy into its status (status.overall), as Karmada's status controller does.
+   */
+  quotaOverall?: Record<string, string>;
 }
 
 /** One scoped unit of a template's index entry: its marker file, and the clusters that got its variant. */
