@@ -408,7 +408,9 @@ function selectorsReadOtherwise(value: unknown, pairs: readonly [old: Cluster, n
       return true;
   }
   for (const [key, v] of Object.entries(record)) {
-    if (key === 'labelSelector') continue;
+    // An override's overriders rewrite the template and read no cluster (Karmada's overriders take none of its
+    // labels): most of an OverridePolicy's text, and walked for every policy of the fleet on every relabel.
+    if (key === 'labelSelector' || key === 'overriders') continue;
     if (key === 'spreadByLabel' && typeof v === 'string') {
       if (pairs.some(([old, now]) => old.metadata.labels?.[v] !== now.metadata.labels?.[v])) return true;
     } else if (selectorsReadOtherwise(v, pairs)) return true;
