@@ -155,6 +155,7 @@ spec:
     spec:
       template:
         spec:
+          restartPolicy: OnFailure
           containers:
             - name: job
               env: [{name: RATIO, value: 1.5}]
@@ -163,7 +164,7 @@ spec:
   const file = classifyDocuments('templates/web.yaml', documents, problems);
   assert.equal(
     file.problems.map((p) => `${p.line}:${p.code}`),
-    ['16:INVALID_VALUE', '18:INVALID_VALUE', '34:INVALID_VALUE'],
+    ['16:INVALID_VALUE', '18:INVALID_VALUE', '35:INVALID_VALUE'],
   );
   assert.match(file.problems[0]!.message, 'env DEBUG of container app has the boolean true as its value');
   assert.is(file.problems[1]!.fix, 'quote it: value: "8080"');
