@@ -10,6 +10,7 @@ import type { TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import { templateStatusPath } from '../branches/status/statusFiles.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { describeCluster } from '../views/describeCluster.ts';
+import { federatedQuotaObject, readFederatedQuotas } from '../views/federatedQuotaViews.ts';
 import { describeFederatedHpa, readFederatedHpaEvents, readFederatedHpas } from '../views/federatedHpaViews.ts';
 import { describeTemplate } from '../views/describeTemplate.ts';
 import { describePolicy, readPolicies } from '../views/policyViews.ts';
@@ -39,7 +40,7 @@ import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 
 const USAGE =
-  'flotilla describe TYPE[,TYPE...] [NAME_PREFIX... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [--show-events=false]  (TYPE: cluster, binding, pp|cpp|op|cop, federatedhpa or a template kind such as deploy)';
+  'flotilla describe TYPE[,TYPE...] [NAME_PREFIX... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [--show-events=false]  (TYPE: cluster, binding, pp|cpp|op|cop, federatedhpa, federatedresourcequota or a template kind such as deploy)';
 
 /** describe's flags: the read options, kubectl's label selector (--show-events is read before these). */
 const DESCRIBE_OPTIONS = { ...READ_OPTIONS, selector: { type: 'string', short: 'l' } } as const;
@@ -169,6 +170,13 @@ async function describeFound(
     )!;
     const events = await readFederatedHpaEvents(fleet, view);
     return describeFederatedHpa({ ...view, events }, where.now);
+  }
+  if (type.type === 'federatedresourcequotas') {
+    const view = (await readFederatedQuotas(fleet)).find(
+      (v) => v.template.ref.name === name && v.template.ref.namespace === namespace,
+    )!;
+    const history = await readPathHistory(fleet.repo, fleet.source.commit.oid, view.template.source.file);
+    return describeUnstructured(federatedQuotaObject(view), commitEvents(history, where.now));
   }
   if (type.type === 'clusters') {
     const view = (await readClusterViews(fleet)).get(name)!;

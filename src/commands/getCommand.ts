@@ -435,9 +435,7 @@ export function nothingRendered(
   renderedBranch: string | undefined,
 ): string | undefined {
   if (fleet.rendered) return undefined;
-  if (
-    requests.every((r) => r.type.type === 'clusters' || r.type.type === 'federatedhpas' || r.type.type === 'policies')
-  )
+  if (requests.every((r) => ['clusters', 'federatedhpas', 'federatedresourcequotas', 'policies'].includes(r.type.type)))
     return undefined;
   return `flotilla: nothing is rendered yet (no ${renderedBranch ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`;
 }
@@ -819,9 +817,11 @@ export function resourceName(type: ResourceType): string {
         ? 'works.work.karmada.io'
         : type.type === 'federatedhpas'
           ? 'federatedhpas.autoscaling.karmada.io'
-          : type.type === 'policies'
-            ? `${type.plural}.policy.karmada.io`
-            : 'clusters.cluster.karmada.io';
+          : type.type === 'federatedresourcequotas'
+            ? 'federatedresourcequotas.policy.karmada.io'
+            : type.type === 'policies'
+              ? `${type.plural}.policy.karmada.io`
+              : 'clusters.cluster.karmada.io';
 }
 
 /** The Kind of what a resource type lists. */
@@ -835,6 +835,8 @@ function kindOf(type: ResourceType): string {
       return 'Work';
     case 'federatedhpas':
       return 'FederatedHPA';
+    case 'federatedresourcequotas':
+      return 'FederatedResourceQuota';
     default:
       return type.kind;
   }
@@ -850,6 +852,7 @@ function groupOf(type: ResourceType): string {
       return 'work.karmada.io';
     case 'federatedhpas':
       return 'autoscaling.karmada.io';
+    case 'federatedresourcequotas':
     case 'policies':
       return 'policy.karmada.io';
     default:

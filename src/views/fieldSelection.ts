@@ -52,6 +52,8 @@ export function servedResource(
       return custom('work.karmada.io', 'works', true, 'v1alpha1');
     case 'federatedhpas':
       return custom('autoscaling.karmada.io', 'federatedhpas', true, 'v1alpha1');
+    case 'federatedresourcequotas':
+      return custom('policy.karmada.io', 'federatedresourcequotas', true, 'v1alpha1');
     case 'policies':
       return custom('policy.karmada.io', type.plural, !type.kind.startsWith('Cluster'), 'v1alpha1');
     case 'templates': {

@@ -21,6 +21,7 @@ import { withoutWorkOnlyAnnotations, WORK_ONLY_ANNOTATIONS } from '../branches/r
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { formatTaint } from '../registrations/editClusterFile.ts';
 import { listFederatedHpas, readFederatedHpas } from './federatedHpaViews.ts';
+import { listFederatedQuotas, readFederatedQuotas } from './federatedQuotaViews.ts';
 import { crdPrinterColumns, type PrinterColumn } from './crdPrinterColumns.ts';
 import { kindColumns } from './kindColumns.ts';
 import { listPolicies, readPolicyViews } from './policyViews.ts';
@@ -79,6 +80,8 @@ export async function readListing(fleet: Fleet, type: ResourceType, q: ListingQu
       return listTemplates(fleet, type, q);
     case 'federatedhpas':
       return listFederatedHpas(await readFederatedHpas(fleet), q);
+    case 'federatedresourcequotas':
+      return listFederatedQuotas(await readFederatedQuotas(fleet), q);
     case 'policies': {
       const { views, filesWithErrors } = await readPolicyViews(fleet, type.kind);
       const listing = listPolicies(views, type.kind, q);
@@ -467,7 +470,10 @@ async function listTemplates(
         (type.group === undefined || groupOf(ref.apiVersion) === type.group) &&
         (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs) &&
         (q.name === undefined || ref.name === q.name) &&
-        (q.cluster === undefined || entry.clusters.includes(q.cluster)),
+        (q.cluster === undefined || entry.clusters.includes(q.cluster)) &&
+        // A FederatedResourceQuota's ResourceQuota is in its Works only: Karmada's API server holds no such object,
+        // its members do.
+        (q.cluster !== undefined || entry.quotaOverall === undefined),
     )
     .sort((a, b) => (a.ref.namespace + '/' + a.ref.name < b.ref.namespace + '/' + b.ref.name ? -1 : 1));
   const clusterScoped = entries.length > 0 && entries.every((e) => e.ref.namespace === '');

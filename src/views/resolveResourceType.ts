@@ -8,6 +8,8 @@ export type ResourceType =
   | { type: 'works' }
   /** Karmada's FederatedHPAs: spec from the source, status from their decisions on the status branch. */
   | { type: 'federatedhpas' }
+  /** Karmada's FederatedResourceQuotas: spec from the source, status from the status branch. */
+  | { type: 'federatedresourcequotas' }
   /** Karmada's policies, read from the source commit. */
   | { type: 'policies'; kind: PolicyKind; plural: string }
   | { type: 'templates'; kind: string; group: string | undefined; plural: string };
@@ -95,6 +97,16 @@ export function resolveResourceType(
     ].includes(lower)
   )
     return { type: 'federatedhpas' };
+  // Its CRD declares no short name.
+  if (
+    [
+      'federatedresourcequotas',
+      'federatedresourcequota',
+      'federatedresourcequotas.policy.karmada.io',
+      'federatedresourcequota.policy.karmada.io',
+    ].includes(lower)
+  )
+    return { type: 'federatedresourcequotas' };
   const dot = lower.indexOf('.');
   const base = dot >= 0 ? lower.slice(0, dot) : lower;
   const group = dot >= 0 ? lower.slice(dot + 1) : undefined;
