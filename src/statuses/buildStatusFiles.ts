@@ -366,6 +366,45 @@ export function buildStatusFiles(
   return out;
 }
 
+/** A FederatedResourceQuota the rendered commit makes: its ResourceQuota's ref and its spec.overall (quotaOverall). */
+export interface RenderedQuota {
+  ref: ObjectRef;
+  overall: Readonly<Record<string, string>>;
+}
+
+/**
+ * The status files of the rendered commit's quotas whose file is missing or says another overall, as Karmada's status
+ * controller writes a quota's status when the quota is created or changed (it reconciles on the quota itself, not only
+ * on its Works): overall at once, the clusters from what the ResourceQuota's template status file holds, none while no
+ * member has reported. `existing` holds each quota's status file and template status file, and `known`, the quota
+ * status files the branch had: those no quota makes any longer are deleted. Pure; only real changes.
+ */
+export function renderedQuotaStatusFiles(
+  existing: ReadonlyMap<string, string>,
+  quotas: readonly RenderedQuota[],
+  known: readonly string[],
+): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const made = new Set<string>();
+  for (const { ref, overall } of quotas) {
+    const path = federatedQuotaStatusPathOf(ref);
+    if (!path) continue;
+    made.add(path);
+    const template = existing.get(templateStatusPath(ref));
+    const items = template ? ((parseYamlValue(template) as TemplateStatusFile | null)?.aggregatedStatus ?? []) : [];
+    const text = render(
+      federatedQuotaStatus(
+        { namespace: ref.namespace, name: ref.name },
+        { ...overall },
+        items.filter((i) => !isHeldDeletion(i)),
+      ),
+    );
+    if (existing.get(path) !== text) out.set(path, text);
+  }
+  for (const path of known) if (!made.has(path) && existing.has(path)) out.set(path, null);
+  return out;
+}
+
 /**
  * A member object read as its template's version. Karmada's Work carries the template at that version, so the object
  * its status controller reflects and judges is at it too; a member here holds the version written in Git, whose

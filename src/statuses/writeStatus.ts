@@ -5,13 +5,19 @@ import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { preferredRef } from '../api/servedApis.ts';
 import {
   buildStatusFiles,
+  renderedQuotaStatusFiles,
   statusPathsOf,
+  type RenderedQuota,
   type ClusterFileOptions,
   type ClusterReport,
   type QuotaOverallOf,
   type TargetsOf,
 } from './buildStatusFiles.ts';
-import { refKey } from '../api/kinds.ts';
+import { parseRefKey, refKey } from '../api/kinds.ts';
+import { readRef } from '../commits/readRef.ts';
+import { listFolderFiles } from '../commits/listFolderFiles.ts';
+import { templateStatusPath } from '../branches/status/statusFiles.ts';
+import { FEDERATED_QUOTA_STATUS_FOLDER, federatedQuotaStatusPathOf } from '../branches/status/federatedQuotaStatus.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { clusterStatusPath } from '../branches/status/statusFiles.ts';
@@ -76,14 +82,24 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
     ...(opts.multiClusterServices?.edits.keys() ?? []),
   ];
   const rendered = opts.renderedCommit ? await renderedTargets(opts.repo, opts.renderedCommit, reports) : undefined;
-  const paths = [...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath), ...autoscalerPaths])].sort();
+  // Every quota's status, whatever its members report: Karmada's status controller writes it on the quota's own events.
+  const quotas = rendered?.quotas ?? [];
+  const knownQuotas = opts.renderedCommit ? await quotaStatusFiles(opts.repo, ref) : [];
+  const quotaPaths = [
+    ...knownQuotas,
+    ...quotas.flatMap((q) => [templateStatusPath(q.ref), federatedQuotaStatusPathOf(q.ref) ?? []].flat()),
+  ];
+  const paths = [
+    ...new Set([...statusPathsOf(reports), ...watched.map(clusterStatusPath), ...autoscalerPaths, ...quotaPaths]),
+  ].sort();
   const done = await commitStatusEdits(
     opts.repo,
     ref,
     paths,
     (existing) => {
       const time = now();
-      const edits = buildStatusFiles(
+      const edits = renderedQuotaStatusFiles(existing, quotas, knownQuotas);
+      const built = buildStatusFiles(
         existing,
         reports,
         time,
@@ -92,6 +108,8 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
         rendered?.targetsOf,
         rendered?.quotaOverallOf,
       );
+      // The reports' files are the fresher: they merge what the members said in this pass.
+      for (const [path, text] of built) edits.set(path, text);
       for (const [path, text] of markMissingHeartbeats(existing, watched, time, opts.clusterOptions))
         edits.set(path, text);
       // Only the reconciler decides; a decision equal to what the branch holds already changes nothing.
@@ -113,7 +131,7 @@ async function renderedTargets(
   repo: GitRepo,
   renderedCommit: string,
   reports: readonly ClusterReport[],
-): Promise<{ targetsOf: TargetsOf; quotaOverallOf: QuotaOverallOf } | undefined> {
+): Promise<{ targetsOf: TargetsOf; quotaOverallOf: QuotaOverallOf; quotas: RenderedQuota[] } | undefined> {
   const index = await renderedIndex(repo, renderedCommit);
   if (!index) return undefined;
   const keys = new Set<string>();
@@ -126,14 +144,28 @@ async function renderedTargets(
     ])
       keys.add(refKey(preferredRef(ref)));
   }
-  await index.load({ templates: keys });
+  const quotaKeys = index.quotaTemplates();
+  await index.load({ templates: [...keys, ...quotaKeys] });
+  const quotas = quotaKeys.flatMap((key) => {
+    const overall = index.template(key)?.quotaOverall;
+    return overall ? [{ ref: parseRefKey(key), overall }] : [];
+  });
   return {
+    quotas,
     targetsOf: (ref) => {
       const entry = index.template(refKey(ref));
       return entry ? new Set(entry.clusters) : undefined;
     },
     quotaOverallOf: (ref) => index.template(refKey(ref))?.quotaOverall,
   };
+}
+
+/** The quota status files the status branch holds now. */
+async function quotaStatusFiles(repo: GitRepo, ref: string): Promise<string[]> {
+  const head = await readRef(repo, ref);
+  if (!head) return [];
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, head)).tree, FEDERATED_QUOTA_STATUS_FOLDER);
+  return [...files.keys()].filter((p) => p.endsWith('.yaml'));
 }
 
 /**

@@ -190,6 +190,8 @@ interface IndexRoot {
   applicationFailover: string[];
   /** Templates whose entry has `suspended`; written only when there are some. */
   suspended: string[];
+  /** Templates whose entry has `quotaOverall` (FederatedResourceQuotas); written only when there are some. */
+  quotas: string[];
   /** Kind → the files whose entry declares it cluster-scoped (clusterScoped); written only when there are some. */
   clusterScopedKinds: Record<string, string[]>;
 }
@@ -324,6 +326,7 @@ function parseIndexFile(text: string): IndexFile {
     awaiting?: string[];
     applicationFailover?: string[];
     suspended?: string[];
+    quotas?: string[];
     clusterScopedKinds?: Record<string, string[]>;
   } & Partial<OutputIndex>;
   if (parsed.version === 1)
@@ -342,6 +345,7 @@ function parseIndexFile(text: string): IndexFile {
         awaiting: parsed.awaiting ?? [],
         applicationFailover: parsed.applicationFailover ?? [],
         suspended: parsed.suspended ?? [],
+        quotas: parsed.quotas ?? [],
         clusterScopedKinds: parsed.clusterScopedKinds ?? {},
       },
     };
@@ -356,13 +360,14 @@ function serializeRoot(root: IndexRoot): string {
   const failingOver =
     root.applicationFailover.length > 0 ? `,\n"applicationFailover":${JSON.stringify(root.applicationFailover)}` : '';
   const suspended = root.suspended.length > 0 ? `,\n"suspended":${JSON.stringify(root.suspended)}` : '';
+  const quotas = root.quotas.length > 0 ? `,\n"quotas":${JSON.stringify(root.quotas)}` : '';
   const kinds = Object.keys(root.clusterScopedKinds).sort();
   const scoped =
     kinds.length > 0
       ? `,\n"clusterScopedKinds":{${kinds.map((k) => `${JSON.stringify(k)}:${JSON.stringify(root.clusterScopedKinds[k])}`).join(',')}}`
       : '';
   const rule = root.karmadaFilesRule > 1 ? `,"karmadaFilesRule":${root.karmadaFilesRule}` : '';
-  return `{"version":2,"sourceFiles":${root.sourceFiles}${rule},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${failingOver}${suspended}${scoped}}\n`;
+  return `{"version":2,"sourceFiles":${root.sourceFiles}${rule},\n"karmadaFiles":${JSON.stringify(root.karmadaFiles)},\n"evicting":${JSON.stringify(root.evicting)}${pending}${blocked}${awaiting}${failingOver}${suspended}${quotas}${scoped}}\n`;
 }
 
 /** Sorted keys, one entry per line: stable bytes, and small Git diffs when one entry changes. */
@@ -725,6 +730,14 @@ export class ShardedIndex implements IndexView {
     return this.root.suspended;
   }
 
+  /**
+   * The ResourceQuotas FederatedResourceQuotas make (entry `quotaOverall`): the status writers give each quota its
+   * status as soon as it exists, as Karmada's status controller does, whether or not any member holds it.
+   */
+  quotaTemplates(): readonly string[] {
+    return this.root.quotas;
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entries());
@@ -779,6 +792,7 @@ export class ShardedIndex implements IndexView {
       entry?.applicationFailover !== undefined,
     );
     this.root.suspended = listed(this.root.suspended, key, (entry?.suspended ?? []).length > 0);
+    this.root.quotas = listed(this.root.quotas, key, entry?.quotaOverall !== undefined);
   }
 
   private editParents(dep: string, edit: (list: string[]) => string[]): void {
@@ -875,6 +889,7 @@ function emptyRoot(): IndexRoot {
     awaiting: [],
     applicationFailover: [],
     suspended: [],
+    quotas: [],
     clusterScopedKinds: {},
   };
 }
