@@ -108,7 +108,7 @@ const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
 const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
 
 /** IsDomainPrefixedPath, as managedBy is checked. */
-function domainPrefixedPathErrors(path: (string | number)[], value: string): BatchViolation[] {
+export function domainPrefixedPathErrors(path: (string | number)[], value: string): BatchViolation[] {
   if (value.length === 0) return [required(path)];
   const slash = value.indexOf('/');
   const host = slash < 0 ? value : value.slice(0, slash);

@@ -1,28 +1,19 @@
 import type { FieldError } from '../ApiError.ts';
 import { matchLabelSelector } from '../../labels/matchLabelSelector.ts';
 import { cronJobViolations, jobViolations, type BatchViolation } from '../../kubeValidation/batchRules.ts';
-import {
-  dns1123LabelProblems,
-  dns1123SubdomainProblems,
-  duplicate,
-  forbidden,
-  intOrNamePortErrors,
-  invalidValue,
-  notSupported,
-  portNumberProblem,
-  required,
-} from './fieldErrors.ts';
+import { builtinKindViolations } from '../../kubeValidation/builtinKindRules.ts';
+import type { KubeViolation } from '../../kubeValidation/fieldViolations.ts';
+import { forbidden, invalidValue, notSupported, required } from './fieldErrors.ts';
 import { validatePodSpec } from './validatePodSpec.ts';
 
 // The API server's validation of the kinds a controller's own manifests are made of, so a `kubectl apply
 // --dry-run=server` against a member says what a real one says: Deployment (pkg/apis/apps/validation
-// ValidateDeploymentSpec, with the pod template's ValidatePodSpec), PodDisruptionBudget
-// (pkg/apis/policy/validation), Role, ClusterRole and their bindings (pkg/apis/rbac/validation), and a
-// Service's ports (pkg/apis/core/validation validateServicePort), Jobs and CronJobs (kubeValidation/batchRules.ts).
+// ValidateDeploymentSpec, with the pod template's ValidatePodSpec), Jobs and CronJobs (kubeValidation/batchRules.ts),
+// and the kinds kubeValidation/builtinKindRules.ts knows (Services, PodDisruptionBudgets, RBAC, Ingresses,
+// IngressClasses, NetworkPolicies), which `flotilla validate` holds templates to as well.
 
 type Json = any;
 
-const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value : []);
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
@@ -54,22 +45,20 @@ export function validateWorkloadAndAccess(group: string, kind: string, object: J
       );
     case '/Pod':
       return validatePodSpec(object.spec ?? {}, 'spec');
-    case 'policy/PodDisruptionBudget':
-      return disruptionBudgetErrors(object.spec ?? {});
-    case `${RBAC_GROUP}/Role`:
-    case `${RBAC_GROUP}/ClusterRole`:
-      return list(object.rules).flatMap((rule, i) => policyRuleErrors(rule, kind === 'Role', `rules[${i}]`));
-    case `${RBAC_GROUP}/RoleBinding`:
-    case `${RBAC_GROUP}/ClusterRoleBinding`:
-      return bindingErrors(object, kind === 'RoleBinding');
-    case '/Service':
-      return servicePortErrors(object.spec ?? {});
-    default:
+    // Secrets and ConfigMaps are validateConfigData's.
+    case '/Secret':
+    case '/ConfigMap':
       return [];
+    default:
+      return builtinKindViolations(group, kind, object).map(asFieldError);
   }
 }
 
-const asFieldError = (v: BatchViolation): FieldError => ({ type: v.type, field: v.field, body: v.detail });
+const asFieldError = (v: BatchViolation | KubeViolation): FieldError => ({
+  type: v.type,
+  field: v.field,
+  body: v.detail,
+});
 
 function templateOf(kind: string, object: Json): Json | undefined {
   return kind === 'PodTemplate' ? object.template : object.spec?.template;
@@ -140,92 +129,4 @@ function intOrPercentErrors(field: string, value: unknown, capped = true): Field
   return typeof value === 'number' && value < 0
     ? [invalidValue(field, value, 'must be greater than or equal to 0')]
     : [];
-}
-
-function disruptionBudgetErrors(spec: Json): FieldError[] {
-  const errors: FieldError[] = [];
-  if (isSet(spec.minAvailable) && isSet(spec.maxUnavailable))
-    errors.push(invalidValue('spec', spec, 'minAvailable and maxUnavailable cannot be both set'));
-  errors.push(...intOrPercentErrors('spec.minAvailable', spec.minAvailable));
-  errors.push(...intOrPercentErrors('spec.maxUnavailable', spec.maxUnavailable));
-  const policies = ['AlwaysAllow', 'IfHealthyBudget'];
-  if (isSet(spec.unhealthyPodEvictionPolicy) && !policies.includes(spec.unhealthyPodEvictionPolicy))
-    errors.push(notSupported('spec.unhealthyPodEvictionPolicy', spec.unhealthyPodEvictionPolicy, policies));
-  return errors;
-}
-
-function policyRuleErrors(rule: Json, namespaced: boolean, at: string): FieldError[] {
-  const errors: FieldError[] = [];
-  if (list(rule?.verbs).length === 0) errors.push(required(`${at}.verbs`, 'verbs must contain at least one value'));
-  const urls = list(rule?.nonResourceURLs);
-  if (urls.length > 0) {
-    if (namespaced)
-      errors.push(invalidValue(`${at}.nonResourceURLs`, urls, 'namespaced rules cannot apply to non-resource URLs'));
-    if (list(rule.apiGroups).length || list(rule.resources).length || list(rule.resourceNames).length)
-      errors.push(
-        invalidValue(
-          `${at}.nonResourceURLs`,
-          urls,
-          'rules cannot apply to both regular resources and non-resource URLs',
-        ),
-      );
-    return errors;
-  }
-  if (list(rule?.apiGroups).length === 0)
-    errors.push(required(`${at}.apiGroups`, 'resource rules must supply at least one api group'));
-  if (list(rule?.resources).length === 0)
-    errors.push(required(`${at}.resources`, 'resource rules must supply at least one resource'));
-  return errors;
-}
-
-function bindingErrors(binding: Json, namespaced: boolean): FieldError[] {
-  const errors: FieldError[] = [];
-  const ref = binding.roleRef ?? {};
-  if (ref.apiGroup !== RBAC_GROUP) errors.push(notSupported('roleRef.apiGroup', ref.apiGroup ?? '', [RBAC_GROUP]));
-  const kinds = namespaced ? ['ClusterRole', 'Role'] : ['ClusterRole'];
-  if (!kinds.includes(ref.kind)) errors.push(notSupported('roleRef.kind', ref.kind ?? '', kinds));
-  if (!ref.name) errors.push(required('roleRef.name'));
-  list(binding.subjects).forEach((subject, i) => {
-    const at = `subjects[${i}]`;
-    if (!subject?.name) errors.push(required(`${at}.name`));
-    switch (subject?.kind) {
-      case 'ServiceAccount':
-        if (subject.name)
-          for (const p of dns1123SubdomainProblems(subject.name))
-            errors.push(invalidValue(`${at}.name`, subject.name, p));
-        if (subject.apiGroup) errors.push(notSupported(`${at}.apiGroup`, subject.apiGroup, ['']));
-        if (!namespaced && !subject.namespace) errors.push(required(`${at}.namespace`));
-        break;
-      case 'User':
-      case 'Group':
-        if (subject.apiGroup !== RBAC_GROUP)
-          errors.push(notSupported(`${at}.apiGroup`, subject.apiGroup ?? '', [RBAC_GROUP]));
-        break;
-      default:
-        errors.push(notSupported(`${at}.kind`, subject?.kind ?? '', ['ServiceAccount', 'User', 'Group']));
-    }
-  });
-  return errors;
-}
-
-function servicePortErrors(spec: Json): FieldError[] {
-  const errors: FieldError[] = [];
-  const ports = list(spec.ports);
-  const names = new Set<string>();
-  ports.forEach((port, i) => {
-    const at = `spec.ports[${i}]`;
-    if (ports.length > 1 && !port?.name) errors.push(required(`${at}.name`));
-    else if (port?.name) {
-      for (const p of dns1123LabelProblems(port.name)) errors.push(invalidValue(`${at}.name`, port.name, p));
-      if (names.has(port.name)) errors.push(duplicate(`${at}.name`, port.name));
-      names.add(port.name);
-    }
-    const problem = portNumberProblem(port?.port);
-    if (problem) errors.push(invalidValue(`${at}.port`, port?.port ?? 0, problem));
-    if (isSet(port?.protocol) && !['SCTP', 'TCP', 'UDP'].includes(port.protocol))
-      errors.push(notSupported(`${at}.protocol`, port.protocol, ['SCTP', 'TCP', 'UDP']));
-    if (isSet(port?.targetPort) && port.targetPort !== 0)
-      errors.push(...intOrNamePortErrors(`${at}.targetPort`, port.targetPort));
-  });
-  return errors;
 }

@@ -146,11 +146,17 @@ test('RBAC: a rule needs verbs, groups and resources; a binding a known role kin
   );
 });
 
+// A Service as the API server validates it: after SetDefaults_Service.
+const defaulted = { type: 'ClusterIP', sessionAffinity: 'None', internalTrafficPolicy: 'Cluster' };
+
 test('Service ports: named when there are several, each name once, numbers and target ports in range', () => {
-  assert.equal(messages('', 'Service', { spec: { ports: [{ name: 'http', port: 9464, targetPort: 'http' }] } }), []);
+  assert.equal(
+    messages('', 'Service', { spec: { ...defaulted, ports: [{ name: 'http', port: 9464, targetPort: 'http' }] } }),
+    [],
+  );
   assert.equal(
     messages('', 'Service', {
-      spec: { ports: [{ port: 80 }, { name: 'http', port: 70000, targetPort: 'web-and-metrics-port' }] },
+      spec: { ...defaulted, ports: [{ port: 80 }, { name: 'http', port: 70000, targetPort: 'web-and-metrics-port' }] },
     }),
     [
       'spec.ports[0].name: Required value',
@@ -158,6 +164,21 @@ test('Service ports: named when there are several, each name once, numbers and t
       'spec.ports[1].targetPort: Invalid value: "web-and-metrics-port": must be no more than 15 characters',
     ],
   );
+});
+
+test('Ingresses and NetworkPolicies are refused as kube-apiserver refuses them, and a Service without ports', () => {
+  const backend = { service: { name: 'web', port: { name: 'http' } } };
+  assert.equal(
+    messages('networking.k8s.io', 'Ingress', { spec: { rules: [{ http: { paths: [{ path: '/', backend }] } }] } }),
+    ['spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified'],
+  );
+  assert.equal(
+    messages('networking.k8s.io', 'NetworkPolicy', {
+      spec: { podSelector: {}, egress: [{ to: [{ ipBlock: { cidr: '10.0.0.0/8', except: ['10.0.0.0/8'] } }] }] },
+    }),
+    ['spec.egress[0].to[0].ipBlock.except[0]: Invalid value: "10.0.0.0/8": must be a strict subset of `cidr`'],
+  );
+  assert.equal(messages('', 'Service', { spec: { ...defaulted } }), ['spec.ports: Required value']);
 });
 
 test.run();
