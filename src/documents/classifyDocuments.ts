@@ -24,6 +24,7 @@ import { findVoidLabelSelectors } from './schema/findVoidLabelSelectors.ts';
 import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { validateBatchKinds } from './schema/validateBatchKinds.ts';
+import { validateBuiltinKinds } from './schema/validateBuiltinKinds.ts';
 import { IGNORE_FILE } from './selectConfigFiles.ts';
 import { validateKarmadaKnownFields, validateKnownFields } from './schema/validateKnownFields.ts';
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
@@ -284,6 +285,7 @@ export function classifyDocuments(
                 ...validateKnownFields(obj),
                 ...validateWorkloadNumbers(obj),
                 ...validateBatchKinds(obj),
+                ...validateBuiltinKinds(obj),
                 ...validateStringFields(obj),
                 ...validateBytesFields(obj),
                 ...validateQuantities(obj),

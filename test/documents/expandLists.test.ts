@@ -26,6 +26,8 @@ items:
     kind: Service
     metadata:
       name: web
+    spec:
+      ports: [{port: 80}]
 `);
   assert.equal(out.problems, []);
   assert.equal(brief(out), ['apps/v1 Deployment web @4', 'v1 Service web @10']);

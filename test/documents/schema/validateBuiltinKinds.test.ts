@@ -1,0 +1,160 @@
+// Services, ConfigMaps, Secrets, PodDisruptionBudgets, RBAC objects, Ingresses and NetworkPolicies that
+// kube-apiserver refuses are reported at their field, in its words, on the template as it defaults it.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { validateBuiltinKinds } from '../../../src/documents/schema/validateBuiltinKinds.ts';
+
+const found = (manifest: Record<string, unknown>) =>
+  validateBuiltinKinds(manifest).map((i) => `${i.path.join('.')} | ${i.message}`);
+
+const service = (spec: Record<string, unknown>) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'web' },
+  spec,
+});
+
+test('a Service is validated as defaulted: a protocol-less, type-less Service with one port passes', () => {
+  assert.equal(found(service({ selector: { app: 'web' }, ports: [{ port: 80 }] })), []);
+  assert.equal(found(service({ clusterIP: 'None', selector: { app: 'web' } })), []);
+  assert.equal(
+    found(service({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ name: 'https', port: 443 }] })),
+    [],
+  );
+  assert.equal(found(service({ type: 'ExternalName', externalName: 'db.example.com.' })), []);
+});
+
+test('a Service kube-apiserver refuses: ports, type rules, traffic policies, cluster IPs, source ranges', () => {
+  assert.equal(
+    found(
+      service({
+        ports: [{ port: 80 }, { name: 'HTTPS', port: 443, nodePort: 30001 }],
+        externalTrafficPolicy: 'Local',
+      }),
+    ),
+    [
+      'spec.ports.0.name | kube-apiserver refuses this Service: spec.ports[0].name: Required value',
+      `spec.ports.1.name | kube-apiserver refuses this Service: spec.ports[1].name: Invalid value: "HTTPS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      "spec.ports.1.nodePort | kube-apiserver refuses this Service: spec.ports[1].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+      'spec.externalTrafficPolicy | kube-apiserver refuses this Service: spec.externalTrafficPolicy: Invalid value: "Local": may only be set for externally-accessible services',
+    ],
+  );
+  assert.equal(
+    found(
+      service({
+        type: 'NodePort',
+        clusterIP: 'None',
+        loadBalancerSourceRanges: ['10.0.0.0/33'],
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'b', port: 80 },
+        ],
+      }),
+    ),
+    [
+      `spec.clusterIPs.0 | kube-apiserver refuses this Service: spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for NodePort services`,
+      'spec.ports.1 | kube-apiserver refuses this Service: spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
+      "spec.loadBalancerSourceRanges | kube-apiserver refuses this Service: spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'",
+      'spec.loadBalancerSourceRanges.0 | kube-apiserver refuses this Service: spec.LoadBalancerSourceRanges[0]: Invalid value: "10.0.0.0/33": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+    ],
+  );
+  assert.equal(found(service({ type: 'Balanced', clusterIP: '10.0.0.300', ports: [{ port: 80 }] })), [
+    'spec.clusterIPs.0 | kube-apiserver refuses this Service: spec.clusterIPs[0]: Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    'spec.type | kube-apiserver refuses this Service: spec.type: Unsupported value: "Balanced": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+  ]);
+});
+
+test('ConfigMap and Secret keys, and the keys a Secret type requires, stringData included', () => {
+  assert.equal(
+    found({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: { 'app.yaml': 'a: 1', 'bad key': 'x' },
+    }),
+    [
+      `data.bad key | kube-apiserver refuses this ConfigMap: data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+    ],
+  );
+  const tls = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 't' }, type: 'kubernetes.io/tls' };
+  assert.equal(found({ ...tls, stringData: { 'tls.crt': 'c', 'tls.key': 'k' } }), []);
+  assert.equal(found({ ...tls, stringData: { 'tls.crt': 'c' } }), [
+    'data.tls.key | kube-apiserver refuses this Secret: data[tls.key]: Required value',
+  ]);
+});
+
+test('Ingress rules, paths and backends; NetworkPolicy peers and ports; a PodDisruptionBudget; a RoleBinding', () => {
+  const backend = { service: { name: 'web', port: { number: 80 } } };
+  assert.equal(
+    found({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'i' },
+      spec: {
+        rules: [
+          { host: '*.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } },
+          {
+            host: 'Example.com',
+            http: {
+              paths: [
+                { path: 'x', backend },
+                { path: '/a//b', pathType: 'Exact', backend },
+              ],
+            },
+          },
+        ],
+      },
+    }),
+    [
+      `spec.rules.1.host | kube-apiserver refuses this Ingress: spec.rules[1].host: Invalid value: "Example.com": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      'spec.rules.1.http.paths.0.pathType | kube-apiserver refuses this Ingress: spec.rules[1].http.paths[0].pathType: Required value: pathType must be specified',
+      `spec.rules.1.http.paths.1.path | kube-apiserver refuses this Ingress: spec.rules[1].http.paths[1].path: Invalid value: "/a//b": must not contain '//'`,
+    ],
+  );
+  assert.equal(
+    found({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'n' },
+      spec: {
+        podSelector: {},
+        ingress: [
+          {
+            from: [{ ipBlock: { cidr: '10.0.0.0/16', except: ['10.1.0.0/24', '10.0.1.0/24'] } }, {}],
+            ports: [{ port: 'http', endPort: 90 }],
+          },
+        ],
+      },
+    }),
+    [
+      'spec.ingress.0.ports.0.endPort | kube-apiserver refuses this NetworkPolicy: spec.ingress[0].ports[0].endPort: Invalid value: 90: may not be specified when `port` is non-numeric',
+      'spec.ingress.0.from.0.ipBlock.except.0 | kube-apiserver refuses this NetworkPolicy: spec.ingress[0].from[0].ipBlock.except[0]: Invalid value: "10.1.0.0/24": must be a strict subset of `cidr`',
+      'spec.ingress.0.from.1 | kube-apiserver refuses this NetworkPolicy: spec.ingress[0].from[1]: Required value: must specify a peer',
+    ],
+  );
+  assert.equal(
+    found({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'p' },
+      spec: { maxUnavailable: '120%', selector: { matchExpressions: [{ key: 'app', operator: 'In' }] } },
+    }),
+    [
+      'spec.maxUnavailable | kube-apiserver refuses this PodDisruptionBudget: spec.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
+      "spec.selector.matchExpressions.0.values | kube-apiserver refuses this PodDisruptionBudget: spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    ],
+  );
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'b' },
+    roleRef: { kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'Group', name: 'devs' }],
+  };
+  assert.equal(found(binding), []);
+  assert.equal(found({ ...binding, subjects: [{ kind: 'ServiceAccount', name: 'default' }] }), [
+    'subjects.0.namespace | kube-apiserver refuses this ClusterRoleBinding: subjects[0].namespace: Required value',
+  ]);
+});
+
+test.run();
