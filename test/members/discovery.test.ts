@@ -5,10 +5,12 @@ import { parse } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Member } from '../../src/members/startMember.ts';
 import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
-import { api, MemberHarness } from './helpers/memberHarness.ts';
+import { api, MemberHarness, waitFor } from './helpers/memberHarness.ts';
 import path from 'node:path';
 
 // Discovery, openapi and Table shapes, which kubectl depends on byte for byte (see ENGINEERING-NOTES §B).
+
+const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
 const harness = new MemberHarness();
 let member: Member;
@@ -97,6 +99,118 @@ test("an APIService's group is discovered though no Service behind it answers: l
   });
   const proxied = await api(second, 'GET', '/apis/custom.metrics.k8s.io/v1beta1');
   assert.equal([proxied.status, proxied.body], [503, 'service unavailable\n']);
+});
+
+test('discovery orders groups by APIService priority, versions by version priority, resources by name', async () => {
+  const third = await harness.start({ name: 'member3' });
+  const kubectl = harness.kubectl([third]);
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.b.example.com}
+spec:
+  group: b.example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - {name: v1alpha1, served: true, storage: false, schema: {openAPIV3Schema: {type: object}}}
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v2.a.example.com}
+spec:
+  group: a.example.com
+  version: v2
+  service: {name: adapter, namespace: default, port: 443}
+  groupPriorityMinimum: 1000
+  versionPriority: 100
+`;
+  const applied = await kubectl(['apply', '-f', '-'], crd);
+  assert.is(applied.code, 0, applied.stderr);
+  const aggregated = await waitFor('the CRD group in aggregated discovery', async () => {
+    const res = await api(third, 'GET', '/apis', { accept: AGGREGATED });
+    return res.body.items.some((i: any) => i.metadata.name === 'b.example.com') ? res.body : undefined;
+  });
+  // The discovery manager: highest groupPriorityMinimum first, ties by group name.
+  assert.equal(
+    aggregated.items.map((i: any) => `${i.metadata.name}:${i.versions.map((v: any) => v.version).join(',')}`),
+    [
+      'apiregistration.k8s.io:v1',
+      'apps:v1',
+      'authentication.k8s.io:v1',
+      'authorization.k8s.io:v1',
+      'autoscaling:v2,v1',
+      'batch:v1',
+      'networking.k8s.io:v1',
+      'policy:v1',
+      'rbac.authorization.k8s.io:v1',
+      'storage.k8s.io:v1',
+      'admissionregistration.k8s.io:v1',
+      'apiextensions.k8s.io:v1',
+      'scheduling.k8s.io:v1',
+      'coordination.k8s.io:v1',
+      'node.k8s.io:v1',
+      'discovery.k8s.io:v1',
+      'a.example.com:v2',
+      'b.example.com:v1,v1alpha1',
+      'metrics.k8s.io:v1beta1',
+    ],
+  );
+  // The legacy list: the aggregator's own group, then APIServices by priority, ties by APIService name (v1.b before
+  // v2.a).
+  const legacy = await api(third, 'GET', '/apis');
+  const names = legacy.body.groups.map((g: any) => g.name);
+  assert.equal(names.slice(0, 2), ['apiregistration.k8s.io', 'apps']);
+  assert.equal(names.slice(-3), ['b.example.com', 'a.example.com', 'metrics.k8s.io']);
+  const gadgets = legacy.body.groups.find((g: any) => g.name === 'b.example.com');
+  assert.equal(
+    gadgets.versions.map((v: any) => v.version),
+    ['v1', 'v1alpha1'],
+  );
+  const core = await api(third, 'GET', '/api/v1');
+  const paths = core.body.resources.map((r: any) => r.name);
+  assert.equal(paths, [...paths].sort());
+  assert.equal(
+    paths.filter((p: string) => p.startsWith('pods')),
+    ['pods', 'pods/attach', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status'],
+  );
+  const apps = aggregated.items.find((i: any) => i.metadata.name === 'apps').versions[0].resources;
+  assert.equal(
+    apps.map((r: any) => r.resource),
+    ['controllerrevisions', 'daemonsets', 'deployments', 'replicasets', 'statefulsets'],
+  );
+  assert.equal(
+    apps[2].subresources.map((s: any) => s.subresource),
+    ['scale', 'status'],
+  );
+});
+
+test('kubectl get all lists the kinds in the order a real cluster gives them', async () => {
+  const kubectl = harness.kubectl([member]);
+  assert.is((await kubectl(['create', 'namespace', 'ordered'])).code, 0);
+  for (const args of [
+    ['create', 'job', 'once', '--image=busybox'],
+    ['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 0 * * *'],
+    ['create', 'deployment', 'web', '--image=nginx', '--replicas=0'],
+    ['autoscale', 'deployment', 'web', '--max=2'],
+  ]) {
+    const created = await kubectl([...args, '-n', 'ordered']);
+    assert.is(created.code, 0, created.stderr);
+  }
+  const all = await kubectl(['get', 'all', '-n', 'ordered', '-o', 'name']);
+  assert.is(all.code, 0, all.stderr);
+  const kinds = [
+    ...new Set(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('/')[0]),
+    ),
+  ];
+  assert.equal(
+    kinds.filter((k) => k !== 'pod' && k !== 'replicaset.apps'),
+    ['deployment.apps', 'horizontalpodautoscaler.autoscaling', 'cronjob.batch', 'job.batch'],
+  );
 });
 
 test('openapi v2 is served as kube-openapi negotiates it: protobuf for client-go, JSON otherwise, 406 for neither', async () => {

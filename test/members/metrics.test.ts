@@ -41,9 +41,10 @@ test('discovery lists metrics.k8s.io/v1beta1 with pods and nodes, get and list o
   assert.is(list.status, 200);
   assert.equal(
     list.body.resources.map((r: any) => [r.name, r.kind, r.namespaced, r.verbs]),
+    // metrics-server's APIInstaller lists its resources by name, as kube-apiserver's does.
     [
-      ['pods', 'PodMetrics', true, ['get', 'list']],
       ['nodes', 'NodeMetrics', false, ['get', 'list']],
+      ['pods', 'PodMetrics', true, ['get', 'list']],
     ],
   );
   const refused = await api(member, 'DELETE', '/apis/metrics.k8s.io/v1beta1/nodes/only-node');

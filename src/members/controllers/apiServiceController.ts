@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { BUILTIN_API_SERVICE_PRIORITIES, CRD_API_SERVICE_PRIORITY } from '../resources/discoveryOrder.ts';
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import type { ControllerDeps } from './ControllerDeps.ts';
@@ -10,34 +11,6 @@ const ENDPOINTS = '/endpoints';
 const AUTOMANAGED = 'kube-aggregator.kubernetes.io/automanaged';
 /** Not an APIService name (those are `version.group`): the key that registers the served group versions. */
 const REGISTER = ':autoregister';
-
-/**
- * kube-apiserver's APIService priorities (cmd/kube-apiserver/app/aggregator.go merged over
- * DefaultGenericAPIServicePriorities) for the group versions this emulator serves; a group version missing here gets
- * no APIService, as makeAPIService skips it.
- */
-const PRIORITIES: Readonly<Record<string, readonly [group: number, version: number]>> = {
-  v1: [18000, 1],
-  'apps/v1': [17800, 15],
-  'events.k8s.io/v1': [17750, 15],
-  'authentication.k8s.io/v1': [17700, 15],
-  'authorization.k8s.io/v1': [17600, 15],
-  'autoscaling/v1': [17500, 15],
-  'autoscaling/v2': [17500, 30],
-  'batch/v1': [17400, 15],
-  'certificates.k8s.io/v1': [17300, 15],
-  'networking.k8s.io/v1': [17200, 15],
-  'policy/v1': [17100, 15],
-  'rbac.authorization.k8s.io/v1': [17000, 15],
-  'storage.k8s.io/v1': [16800, 15],
-  'apiextensions.k8s.io/v1': [16700, 15],
-  'admissionregistration.k8s.io/v1': [16700, 15],
-  'scheduling.k8s.io/v1': [16600, 15],
-  'coordination.k8s.io/v1': [16500, 15],
-  'node.k8s.io/v1': [16300, 15],
-  'discovery.k8s.io/v1': [16200, 15],
-  'flowcontrol.apiserver.k8s.io/v1': [16100, 21],
-};
 
 export interface AvailableCondition {
   status: 'True' | 'False' | 'Unknown';
@@ -159,13 +132,14 @@ export function apiServiceController(deps: ControllerDeps): Controller {
     for (const { group, versions } of registry.groupVersions())
       for (const version of versions) {
         if (registry.inGroupVersion(group, version).every((rt) => rt.crd)) continue;
-        const priority = PRIORITIES[group ? `${group}/${version}` : version];
+        const priority = BUILTIN_API_SERVICE_PRIORITIES[group ? `${group}/${version}` : version];
         if (priority) add(group, version, priority, 'onstart');
       }
     for (const crd of store.list(CRDS)) {
       if (crd.metadata.deletionTimestamp) continue;
       for (const v of crd.spec?.versions ?? [])
-        if (v.served && !desired.has(`${v.name}.${crd.spec.group}`)) add(crd.spec.group, v.name, [1000, 100], 'true');
+        if (v.served && !desired.has(`${v.name}.${crd.spec.group}`))
+          add(crd.spec.group, v.name, CRD_API_SERVICE_PRIORITY, 'true');
     }
     return desired;
   }

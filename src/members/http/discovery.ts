@@ -1,3 +1,12 @@
+import {
+  APIREGISTRATION_GROUP,
+  aggregatedDiscoveryOrder,
+  apiServiceOrder,
+  byString,
+  type OrderedGroup,
+  type PrioritisedVersion,
+  servedPriority,
+} from '../resources/discoveryOrder.ts';
 import { groupVersionOf, type ResourceRegistry } from '../resources/ResourceRegistry.ts';
 import type { KubeObject, ResourceType } from '../types.ts';
 
@@ -44,54 +53,45 @@ function groupEntry(group: string, versions: string[]): object {
   return { name: group, versions: list, preferredVersion: list[0] };
 }
 
-/** An APIService's group and version, and whether a Service (not this server) serves them. */
-interface RegisteredVersion {
-  group: string;
-  version: string;
+/** A group version discovery lists, the priority that orders it, and whether a Service (not this server) serves it. */
+interface ListedVersion extends PrioritisedVersion {
   external: boolean;
-  groupPriority: number;
-  versionPriority: number;
-}
-
-function registeredVersions(apiServices: readonly KubeObject[]): RegisteredVersion[] {
-  return apiServices
-    .filter((a) => typeof a.spec?.group === 'string' && a.spec.group !== '' && typeof a.spec?.version === 'string')
-    .map((a) => ({
-      group: a.spec.group,
-      version: a.spec.version,
-      external: a.spec.service != null,
-      groupPriority: Number(a.spec.groupPriorityMinimum ?? 0),
-      versionPriority: Number(a.spec.versionPriority ?? 0),
-    }))
-    .sort(
-      (a, b) =>
-        b.groupPriority - a.groupPriority ||
-        (a.group < b.group ? -1 : a.group > b.group ? 1 : 0) ||
-        b.versionPriority - a.versionPriority ||
-        (a.version < b.version ? -1 : a.version > b.version ? 1 : 0),
-    );
 }
 
 /**
- * The served groups, then the groups only APIServices name (kube-aggregator's apisHandler lists every APIService's
- * group, available or not), highest groupPriorityMinimum first, versions by versionPriority.
+ * Every served group version outside the core group, then every APIService's, keyed by APIService name: an
+ * APIService's priorities replace the ones a served group version starts with.
  */
-function discoveryGroups(
-  registry: ResourceRegistry,
-  apiServices: readonly KubeObject[],
-  include: (v: RegisteredVersion) => boolean = () => true,
-): { group: string; versions: string[] }[] {
-  const groups = registry.groupVersions().filter((g) => g.group !== '');
-  for (const registered of registeredVersions(apiServices).filter(include)) {
-    let entry = groups.find((g) => g.group === registered.group);
-    if (!entry) groups.push((entry = { group: registered.group, versions: [] }));
-    if (!entry.versions.includes(registered.version)) entry.versions.push(registered.version);
+function listedVersions(registry: ResourceRegistry, apiServices: readonly KubeObject[]): ListedVersion[] {
+  const listed = new Map<string, ListedVersion>();
+  for (const { group, versions } of registry.groupVersions())
+    for (const version of versions)
+      if (group !== '') {
+        const priority = servedPriority(registry.inGroupVersion(group, version)[0]!);
+        listed.set(`${version}.${group}`, { group, version, priority, external: false });
+      }
+  for (const a of apiServices) {
+    const { group, version } = a.spec ?? {};
+    if (typeof group !== 'string' || group === '' || typeof version !== 'string') continue;
+    if (group === APIREGISTRATION_GROUP) continue;
+    const priority = [Number(a.spec.groupPriorityMinimum ?? 0), Number(a.spec.versionPriority ?? 0)] as const;
+    listed.set(`${version}.${group}`, { group, version, priority, external: a.spec.service != null });
   }
-  return groups;
+  return [...listed.values()];
+}
+
+/**
+ * kube-aggregator's apisHandler: its own group first, then every APIService's group (available or not) in
+ * SortedByGroupAndVersion's order.
+ */
+function apiServiceGroups(registry: ResourceRegistry, apiServices: readonly KubeObject[]): OrderedGroup[] {
+  const listed = listedVersions(registry, apiServices);
+  const own = registry.groupVersions().filter((g) => g.group === APIREGISTRATION_GROUP);
+  return [...own, ...apiServiceOrder(listed.filter((v) => v.group !== APIREGISTRATION_GROUP))];
 }
 
 export function apiGroupList(registry: ResourceRegistry, apiServices: readonly KubeObject[] = []): object {
-  const groups = discoveryGroups(registry, apiServices).map((g) => groupEntry(g.group, g.versions));
+  const groups = apiServiceGroups(registry, apiServices).map((g) => groupEntry(g.group, g.versions));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
@@ -100,7 +100,7 @@ export function apiGroup(
   group: string,
   apiServices: readonly KubeObject[] = [],
 ): object | undefined {
-  const found = discoveryGroups(registry, apiServices).find((g) => g.group === group);
+  const found = apiServiceGroups(registry, apiServices).find((g) => g.group === group);
   return found ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(found.group, found.versions) } : undefined;
 }
 
@@ -115,7 +115,15 @@ export function servedElsewhere(
   version: string,
 ): boolean {
   if (registry.inGroupVersion(group, version).length > 0) return false;
-  return registeredVersions(apiServices).some((v) => v.external && v.group === group && v.version === version);
+  return listedVersions(registry, apiServices).some((v) => v.external && v.group === group && v.version === version);
+}
+
+/**
+ * A built-in kind's subresources by storage path, as APIInstaller sorts them; a CRD's as its discovery controller
+ * appends them (status, then scale).
+ */
+function listedSubresources(rt: ResourceType): ResourceType['subresources'] {
+  return rt.crd ? rt.subresources : [...rt.subresources].sort(byString);
 }
 
 export function apiResourceList(registry: ResourceRegistry, group: string, version: string): object | undefined {
@@ -132,7 +140,7 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
       ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
       ...(rt.categories.length ? { categories: rt.categories } : {}),
     });
-    for (const sub of rt.subresources) {
+    for (const sub of listedSubresources(rt)) {
       resources.push({
         name: `${rt.plural}/${sub}`,
         singularName: '',
@@ -158,7 +166,7 @@ function aggregatedResource(rt: ResourceType): object {
     ...(rt.categories.length ? { categories: rt.categories } : {}),
     ...(rt.subresources.length
       ? {
-          subresources: rt.subresources.map((sub) => ({
+          subresources: listedSubresources(rt).map((sub) => ({
             subresource: sub,
             responseKind:
               sub === 'scale'
@@ -184,7 +192,11 @@ export function aggregatedDiscovery(
 ): object {
   const groups = legacy
     ? registry.groupVersions().filter((g) => g.group === '')
-    : discoveryGroups(registry, apiServices, (v) => v.external);
+    : aggregatedDiscoveryOrder(
+        listedVersions(registry, apiServices).filter(
+          (v) => v.external || registry.inGroupVersion(v.group, v.version).length > 0,
+        ),
+      );
   const items = groups.map((g) => ({
     metadata: { name: g.group, creationTimestamp: null },
     versions: g.versions.map((version) => {

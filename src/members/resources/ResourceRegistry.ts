@@ -1,5 +1,12 @@
 import type { ResourceType } from '../types.ts';
 import { builtinResources } from './builtinResources.ts';
+import {
+  aggregatedDiscoveryOrder,
+  byString,
+  type OrderedGroup,
+  type PrioritisedVersion,
+  servedPriority,
+} from './discoveryOrder.ts';
 
 export const groupVersionOf = (rt: Pick<ResourceType, 'group' | 'version'>): string =>
   rt.group ? `${rt.group}/${rt.version}` : rt.version;
@@ -19,19 +26,20 @@ export class ResourceRegistry {
     return this.types;
   }
 
-  /** Group versions in discovery order: core first, then groups in registration order. */
-  groupVersions(): { group: string; versions: string[] }[] {
-    const groups = new Map<string, string[]>();
-    for (const rt of this.types) {
-      const versions = groups.get(rt.group) ?? [];
-      if (!versions.includes(rt.version)) versions.push(rt.version);
-      groups.set(rt.group, versions);
-    }
-    return [...groups].map(([group, versions]) => ({ group, versions }));
+  /** The served group versions in aggregated discovery's order, by the priorities their APIServices start with. */
+  groupVersions(): OrderedGroup[] {
+    const served = new Map<string, PrioritisedVersion>();
+    for (const rt of this.types)
+      if (!served.has(groupVersionOf(rt)))
+        served.set(groupVersionOf(rt), { group: rt.group, version: rt.version, priority: servedPriority(rt) });
+    return aggregatedDiscoveryOrder([...served.values()]);
   }
 
+  /** A group version's kinds by resource name, the order kube-apiserver's discovery lists them in. */
   inGroupVersion(group: string, version: string): ResourceType[] {
-    return this.types.filter((rt) => rt.group === group && rt.version === version);
+    return this.types
+      .filter((rt) => rt.group === group && rt.version === version)
+      .sort((a, b) => byString(a.plural, b.plural));
   }
 
   byPlural(group: string, version: string, plural: string): ResourceType | undefined {
