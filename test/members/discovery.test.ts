@@ -213,6 +213,62 @@ test('kubectl get all lists the kinds in the order a real cluster gives them', a
   );
 });
 
+test('the api-extensions category gathers the kinds that extend the API, as kubectl get api-extensions reads it', async () => {
+  const kubectl = harness.kubectl([member]);
+  const objects = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: guard}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: sprockets.c.example.com}
+spec:
+  group: c.example.com
+  scope: Namespaced
+  names: {plural: sprockets, singular: sprocket, kind: Sprocket}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`;
+  const applied = await kubectl(['apply', '-f', '-'], objects);
+  assert.is(applied.code, 0, applied.stderr);
+  const listed = await kubectl(['api-resources', '--categories=api-extensions', '-o', 'name']);
+  assert.is(listed.code, 0, listed.stderr);
+  assert.equal(listed.stdout.trim().split('\n').sort(), [
+    'apiservices.apiregistration.k8s.io',
+    'customresourcedefinitions.apiextensions.k8s.io',
+    'mutatingwebhookconfigurations.admissionregistration.k8s.io',
+    'validatingwebhookconfigurations.admissionregistration.k8s.io',
+  ]);
+  const got = await kubectl(['get', 'api-extensions', '-o', 'name']);
+  assert.is(got.code, 0, got.stderr);
+  const kinds = [
+    ...new Set(
+      got.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('/')[0]),
+    ),
+  ];
+  assert.equal(kinds, [
+    'apiservice.apiregistration.k8s.io',
+    'validatingwebhookconfiguration.admissionregistration.k8s.io',
+    'customresourcedefinition.apiextensions.k8s.io',
+  ]);
+  const all = await kubectl(['api-resources', '--categories=all', '-o', 'name']);
+  assert.equal(all.stdout.trim().split('\n').sort(), [
+    'cronjobs.batch',
+    'daemonsets.apps',
+    'deployments.apps',
+    'horizontalpodautoscalers.autoscaling',
+    'jobs.batch',
+    'pods',
+    'replicasets.apps',
+    'replicationcontrollers',
+    'services',
+    'statefulsets.apps',
+  ]);
+});
+
 test('openapi v2 is served as kube-openapi negotiates it: protobuf for client-go, JSON otherwise, 406 for neither', async () => {
   const pb = await api(member, 'GET', '/openapi/v2', {
     accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',

@@ -2,6 +2,11 @@ import type { ResourceType, Subresource } from '../types.ts';
 import { hpaV1Columns, isHpaV1 } from './hpaVersions.ts';
 import { ageColumn, nameColumn, printColumnsByKind } from './printColumns.ts';
 
+/** `all`: the workloads and their services; `api-extensions`: what extends the API or its admission. */
+type Category = 'all' | 'api-extensions';
+const ALL: Category[] = ['all'];
+const API_EXTENSIONS: Category[] = ['api-extensions'];
+
 interface Row {
   gv: string;
   kind: string;
@@ -9,7 +14,8 @@ interface Row {
   scope: 'Namespaced' | 'Cluster';
   short?: string[];
   sub?: Subresource[];
-  all?: boolean;
+  /** The categories its REST storage's Categories() returns. */
+  categories?: Category[];
   computed?: 'metrics' | 'review';
 }
 
@@ -23,9 +29,17 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['po'],
     sub: ['status', 'log', 'exec', 'attach', 'portforward'],
-    all: true,
+    categories: ALL,
   },
-  { gv: 'v1', kind: 'Service', plural: 'services', scope: 'Namespaced', short: ['svc'], sub: ['status'], all: true },
+  {
+    gv: 'v1',
+    kind: 'Service',
+    plural: 'services',
+    scope: 'Namespaced',
+    short: ['svc'],
+    sub: ['status'],
+    categories: ALL,
+  },
   { gv: 'v1', kind: 'ConfigMap', plural: 'configmaps', scope: 'Namespaced', short: ['cm'] },
   { gv: 'v1', kind: 'Secret', plural: 'secrets', scope: 'Namespaced' },
   {
@@ -58,7 +72,7 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['rc'],
     sub: ['status', 'scale'],
-    all: true,
+    categories: ALL,
   },
   {
     gv: 'apps/v1',
@@ -67,7 +81,7 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['deploy'],
     sub: ['status', 'scale'],
-    all: true,
+    categories: ALL,
   },
   {
     gv: 'apps/v1',
@@ -76,7 +90,7 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['rs'],
     sub: ['status', 'scale'],
-    all: true,
+    categories: ALL,
   },
   {
     gv: 'apps/v1',
@@ -85,7 +99,7 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['sts'],
     sub: ['status', 'scale'],
-    all: true,
+    categories: ALL,
   },
   {
     gv: 'apps/v1',
@@ -94,10 +108,10 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['ds'],
     sub: ['status'],
-    all: true,
+    categories: ALL,
   },
   { gv: 'apps/v1', kind: 'ControllerRevision', plural: 'controllerrevisions', scope: 'Namespaced' },
-  { gv: 'batch/v1', kind: 'Job', plural: 'jobs', scope: 'Namespaced', sub: ['status'], all: true },
+  { gv: 'batch/v1', kind: 'Job', plural: 'jobs', scope: 'Namespaced', sub: ['status'], categories: ALL },
   {
     gv: 'batch/v1',
     kind: 'CronJob',
@@ -105,7 +119,7 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['cj'],
     sub: ['status'],
-    all: true,
+    categories: ALL,
   },
   {
     gv: 'networking.k8s.io/v1',
@@ -138,7 +152,7 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['hpa'],
     sub: ['status'],
-    all: true,
+    categories: ALL,
   },
   // What `kubectl autoscale` posts; stored as v2 and converted (hpaVersions.ts). After v2: v2 is the preferred version.
   {
@@ -148,7 +162,7 @@ const ROWS: Row[] = [
     scope: 'Namespaced',
     short: ['hpa'],
     sub: ['status'],
-    all: true,
+    categories: ALL,
   },
   { gv: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', scope: 'Namespaced' },
   { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', plural: 'endpointslices', scope: 'Namespaced' },
@@ -165,16 +179,25 @@ const ROWS: Row[] = [
     kind: 'ValidatingWebhookConfiguration',
     plural: 'validatingwebhookconfigurations',
     scope: 'Cluster',
+    categories: API_EXTENSIONS,
   },
   {
     gv: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
     plural: 'mutatingwebhookconfigurations',
     scope: 'Cluster',
+    categories: API_EXTENSIONS,
   },
   { gv: 'storage.k8s.io/v1', kind: 'CSIDriver', plural: 'csidrivers', scope: 'Cluster' },
   { gv: 'node.k8s.io/v1', kind: 'RuntimeClass', plural: 'runtimeclasses', scope: 'Cluster' },
-  { gv: 'apiregistration.k8s.io/v1', kind: 'APIService', plural: 'apiservices', scope: 'Cluster', sub: ['status'] },
+  {
+    gv: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    plural: 'apiservices',
+    scope: 'Cluster',
+    sub: ['status'],
+    categories: API_EXTENSIONS,
+  },
   // Access and identity reviews (`kubectl auth can-i`, `auth whoami`): answered, never stored (serveReview.ts).
   {
     gv: 'authorization.k8s.io/v1',
@@ -221,6 +244,7 @@ const ROWS: Row[] = [
     scope: 'Cluster',
     short: ['crd', 'crds'],
     sub: ['status'],
+    categories: API_EXTENSIONS,
   },
 ];
 
@@ -253,7 +277,7 @@ export function builtinResources(): ResourceType[] {
       singular: row.kind.toLowerCase(),
       namespaced: row.scope === 'Namespaced',
       shortNames: row.short ?? [],
-      categories: row.all ? ['all'] : [],
+      categories: row.categories ?? [],
       subresources: row.sub ?? [],
       tracksGeneration: GENERATION_KINDS.has(row.kind),
       columns: isHpaV1({ group, version, kind: row.kind }) ? hpaV1Columns(columns) : columns,
