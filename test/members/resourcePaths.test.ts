@@ -110,6 +110,43 @@ test('a namespaced custom resource without a namespace is the CRD handler passin
   );
 });
 
+test("a method a resource's routes lack is answered as its handler answers it: go-restful's bare 405, or the verb named", async () => {
+  for (const [method, path] of [
+    ['PUT', '/api/v1/namespaces/default/configmaps'],
+    ['PATCH', '/api/v1/namespaces/default/configmaps'],
+    ['POST', '/api/v1/namespaces/default/configmaps/one'],
+    ['POST', '/api/v1/namespaces/default/finalize'],
+    ['DELETE', '/apis/apps/v1/namespaces/default/deployments/absent/scale'],
+    ['POST', '/api/v1/watch/namespaces/default/pods'],
+    ['DELETE', '/apis/metrics.k8s.io/v1beta1/nodes/absent'],
+    ['GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'],
+  ] as const) {
+    const refused = await api(member, method, path, {
+      body: {},
+      contentType: method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
+    });
+    assert.equal([refused.status, refused.text], [405, `${JSON.stringify(GO_RESTFUL_405)}\n`], `${method} ${path}`);
+  }
+  const watched = await api(member, 'GET', '/apis/metrics.k8s.io/v1beta1/pods?watch=true');
+  assert.equal(watched.body, {
+    ...GO_RESTFUL_405,
+    message: 'watch is not supported on resources of kind "pods.metrics.k8s.io"',
+    details: { group: 'metrics.k8s.io', kind: 'pods' },
+  });
+  // The gadgets CRD of the test above: the CRD handler makes an update or a patch of the collection, with no name.
+  for (const method of ['PUT', 'PATCH']) {
+    const unnamed = await api(member, method, '/apis/example.com/v1/namespaces/default/gadgets', {
+      body: {},
+      contentType: method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
+    });
+    assert.equal(
+      [unnamed.status, unnamed.body.reason, unnamed.body.message],
+      [400, 'BadRequest', 'name must be provided'],
+      method,
+    );
+  }
+});
+
 test('an unknown resource of a built-in group version is a go-restful 404; an unknown group reaches the not-found handler', async () => {
   for (const path of [
     '/apis/apps/v1/widgets',

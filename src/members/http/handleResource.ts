@@ -72,7 +72,7 @@ import { nameFromGenerateName } from '../store/randomSuffix.ts';
 import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
 import { renderTable } from './renderTable.ts';
 import { sendJson, sendText } from './respond.ts';
-import { answerUnrouted, unroutedScope } from './unroutedRequest.ts';
+import { answerUnrouted, methodNotSupported, restfulMethodNotAllowed, unroutedScope } from './unroutedRequest.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { serveMetrics } from './serveMetrics.ts';
 import { serveWatch } from './serveWatch.ts';
@@ -140,7 +140,9 @@ export async function handleResource(
     }
     if (method === 'POST') return createObject(ctx, req, res, path, url);
     if (method === 'DELETE') return deleteCollection(ctx, req, res, path, url);
-    throw methodNotAllowed(method);
+    // The CRD handler takes any method as RequestInfo's verb: an update or patch then finds no name to write.
+    if (rt.crd && (method === 'PUT' || method === 'PATCH')) throw badRequest('name must be provided');
+    throw methodNotAllowed(rt, method);
   }
   if (subresource === 'log') {
     // LogREST validates the options before it reads the pod, so bad options on a missing pod are a 422, not a 404.
@@ -170,7 +172,7 @@ export async function handleResource(
   if (subresource === 'scale') return handleScale(ctx, req, res, path, url);
   // namespaces/finalize (FinalizeREST) only updates: a PUT whose spec.finalizers replace the stored ones, status kept.
   if (subresource === 'finalize') {
-    if (method !== 'PUT') throw methodNotAllowed(method);
+    if (method !== 'PUT') throw methodNotAllowed(rt, method);
     return replaceObject(ctx, req, res, path, url);
   }
   if (method === 'GET') {
@@ -190,7 +192,7 @@ export async function handleResource(
   if (method === 'PUT') return replaceObject(ctx, req, res, path, url);
   if (method === 'PATCH') return patchObject(ctx, req, res, path, url);
   if (method === 'DELETE') return deleteObject(ctx, req, res, path, url);
-  throw methodNotAllowed(method);
+  throw methodNotAllowed(rt, method);
 }
 
 /**
@@ -205,7 +207,7 @@ function watchThroughPrefix(
   url: URL,
 ): void {
   const method = req.method ?? 'GET';
-  if (method !== 'GET' || path.subresource) throw methodNotAllowed(method);
+  if (method !== 'GET' || path.subresource) throw methodNotAllowed(path.rt, method);
   // Decoded and validated as the query says (so without ?watch it is validated, and defaulted, as a list).
   const options = { ...parseListOptions(url.searchParams), watch: true };
   if (path.name) {
@@ -229,8 +231,15 @@ function watchThroughPrefix(
   );
 }
 
-const methodNotAllowed = (method: string) =>
-  new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
+/**
+ * A method the resource's handler lacks: for a built-in kind go-restful has no route for it; the CRD handler names
+ * the verb RequestInfo made of it.
+ */
+function methodNotAllowed(rt: ResourceType, method: string): ApiError {
+  if (!rt.crd) return restfulMethodNotAllowed();
+  const verb = method === 'POST' ? 'create' : method === 'PUT' ? 'update' : method.toLowerCase();
+  return methodNotSupported(rt.group, rt.plural, verb);
+}
 
 function acceptsTable(req: IncomingMessage): boolean {
   return (req.headers.accept ?? '').includes('as=Table');
@@ -1143,9 +1152,10 @@ async function handleScale(
   path: ApiPath,
   url: URL,
 ): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed(path.rt, method);
   const current = requireObject(ctx, path);
   const scale = toScale(current);
-  const method = req.method ?? 'GET';
   if (method === 'GET') {
     sendJson(res, 200, scale);
     return;
@@ -1164,7 +1174,7 @@ async function handleScale(
           ? jsonPatch(scale, body, options.fieldValidation)
           : mergePatch(structuredClone(scale), body),
     );
-  } else throw methodNotAllowed(method);
+  } else throw methodNotAllowed(path.rt, method);
   const replicas = Number(desired.spec?.replicas);
   if (!Number.isInteger(replicas) || replicas < 0)
     throw invalid(

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, notFound } from '../ApiError.ts';
+import { notFound } from '../ApiError.ts';
 import { readNodeMetrics, readPodMetrics } from '../metrics/readMetrics.ts';
 import { matchesFieldRequirements, parseFieldSelector } from '../selectors/parseFieldSelector.ts';
 import { matchesLabelRequirements, parseLabelSelector } from '../selectors/parseLabelSelector.ts';
@@ -7,6 +7,7 @@ import type { ApiPath } from './parseApiPath.ts';
 import { renderTable } from './renderTable.ts';
 import { parseIncludeObject, parseListOptions } from './requestOptions.ts';
 import { sendJson } from './respond.ts';
+import { methodNotSupported, restfulMethodNotAllowed } from './unroutedRequest.ts';
 import type { ServerContext } from './ServerContext.ts';
 import { formatTime } from '../../time/formatTime.ts';
 
@@ -24,19 +25,10 @@ export function serveMetrics(
 ): void {
   const { rt } = path;
   const method = req.method ?? 'GET';
-  if (method !== 'GET' || path.subresource)
-    throw new ApiError(
-      405,
-      'MethodNotAllowed',
-      `the server does not allow this method on the requested resource (${method})`,
-    );
+  // metrics-server routes only get and list; its list handler refuses a watch its storage cannot serve.
+  if (method !== 'GET' || path.subresource) throw restfulMethodNotAllowed();
   const options = parseListOptions(url.searchParams);
-  if (options.watch && !path.name)
-    throw new ApiError(
-      405,
-      'MethodNotAllowed',
-      'the server does not allow this method on the requested resource (watch)',
-    );
+  if (options.watch && !path.name) throw methodNotSupported(rt.group, rt.plural, 'watch');
   const timestamp = formatTime(ctx.now());
   const all =
     rt.kind === 'PodMetrics'

@@ -3,6 +3,7 @@ import { ApiError } from '../ApiError.ts';
 import type { ResourceType } from '../types.ts';
 import { readBody } from './readBody.ts';
 import { sendJson } from './respond.ts';
+import { restfulMethodNotAllowed } from './unroutedRequest.ts';
 
 const EVERYTHING = 'the flotilla member emulator authorizes every request';
 
@@ -13,8 +14,7 @@ const EVERYTHING = 'the flotilla member emulator authorizes every request';
  * impersonates, else the kubeconfig's admin. A body kubectl sends as protobuf is answered without its spec.
  */
 export async function serveReview(req: IncomingMessage, res: ServerResponse, rt: ResourceType): Promise<void> {
-  if ((req.method ?? 'GET') !== 'POST')
-    throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+  if ((req.method ?? 'GET') !== 'POST') throw restfulMethodNotAllowed();
   let spec: unknown;
   try {
     spec = ((await readBody(req)) as { spec?: unknown } | undefined)?.spec;

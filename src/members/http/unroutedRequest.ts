@@ -40,6 +40,20 @@ export function answerUnrouted(res: ServerResponse, unrouted: Unrouted): void {
     res,
     unrouted.code === 404
       ? new ApiError(404, 'NotFound', 'the server could not find the requested resource', {})
-      : new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
+      : restfulMethodNotAllowed(),
   );
+}
+
+/** serviceErrorHandler's 405 for a method no go-restful route of the path takes: no verb, empty details. */
+export function restfulMethodNotAllowed(): ApiError {
+  return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
+/** NewMethodNotSupported: a handler that knows the resource refusing a verb it does not implement. */
+export function methodNotSupported(group: string, resource: string, verb: string): ApiError {
+  const qualified = group ? `${resource}.${group}` : resource;
+  return new ApiError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualified}"`, {
+    group,
+    kind: resource,
+  });
 }
