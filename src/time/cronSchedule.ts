@@ -259,6 +259,48 @@ function goDurationError(text: string): string | undefined {
   return undefined;
 }
 
+const GO_DURATION_UNITS_NS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  µs: 1e3,
+  μs: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
+
+/** time.ParseDuration's value in nanoseconds (as a float: a schedule's delay needs no more), or undefined. */
+function goDurationNs(text: string): number | undefined {
+  if (goDurationError(text) !== undefined) return undefined;
+  const sign = text.startsWith('-') ? -1 : 1;
+  let total = 0;
+  for (const [, number, unit] of text.replace(/^[-+]/, '').matchAll(/([\d.]+)([^\d.]+)/g))
+    total += Number(number) * GO_DURATION_UNITS_NS[unit!]!;
+  return sign * total;
+}
+
+/**
+ * robfig/cron's ConstantDelaySchedule for `@every <duration>`: its delay in milliseconds, truncated to whole
+ * seconds and at least one (Every's rounding); undefined for any other schedule.
+ */
+export function everyDelayMs(spec: string): number | undefined {
+  if (!spec.startsWith('@every ')) return undefined;
+  const ns = goDurationNs(spec.slice('@every '.length));
+  if (ns === undefined) return undefined;
+  return Math.max(1000, Math.floor(ns / 1e9) * 1000);
+}
+
+/**
+ * The latest run of a ConstantDelaySchedule in (from, to]: Next(t) is t truncated to the second plus the delay, so
+ * the runs are the first one after `from` and every delay on.
+ */
+export function lastEveryRunBetween(delayMs: number, from: number, to: number): number | undefined {
+  const first = Math.floor(from / 1000) * 1000 + delayMs;
+  if (first > to) return undefined;
+  return first + Math.floor((to - first) / delayMs) * delayMs;
+}
+
 const ROBFIG_FIELDS: { min: number; max: number; names?: string[]; offset?: number }[] = [
   { min: 0, max: 59 },
   { min: 0, max: 23 },

@@ -51,6 +51,25 @@ ${spec}
           containers: [{name: c, image: busybox}]
 `;
 
+test('a CronJob scheduled @every <duration> runs at that fixed interval from its creation', async () => {
+  const applied = await kubectl(['apply', '-f', '-'], cronJob('interval', '  schedule: "@every 2m"'));
+  assert.is(applied.code, 0, applied.stderr);
+  const created = Date.parse(
+    (await kubectl(['get', 'cronjob', 'interval', '-o', 'jsonpath={.metadata.creationTimestamp}'])).stdout,
+  );
+  await member.faults.set({ clockSkewMs: 5 * 60_000 });
+  const last = await waitFor('a run of the interval', async () => {
+    const out = (await kubectl(['get', 'cronjob', 'interval', '-o', 'jsonpath={.status.lastScheduleTime}'])).stdout;
+    return out === '' ? undefined : Date.parse(out);
+  });
+  await member.faults.set({ clockSkewMs: 0 });
+  // Only the latest missed run is made: two intervals after creation, the last one before the clock's five minutes.
+  assert.is(last - created, 4 * 60_000);
+  const jobs = await kubectl(['get', 'jobs', '-o', 'jsonpath={.items[*].metadata.annotations}']);
+  assert.ok(jobs.stdout.includes(new Date(last).toISOString().replace('.000', '')), jobs.stdout);
+  assert.is((await kubectl(['delete', 'cronjob', 'interval'])).code, 0);
+});
+
 test('a CronJob time zone is a tzdata name Go loads, as kube-apiserver validates it, so the controller only runs real zones', async () => {
   const refusals: [string, string][] = [
     ['Mars/Olympus', 'spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus'],

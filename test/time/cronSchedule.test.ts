@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  everyDelayMs,
+  lastEveryRunBetween,
   type CronSchedule,
   robfigScheduleError,
   intlTimeZone,
@@ -164,6 +166,23 @@ test("robfig/cron's standard parser errors, word for word, which kube-apiserver 
     ['*-5 , * * *', undefined],
   ];
   for (const [spec, error] of cases) assert.is(robfigScheduleError(spec), error, spec);
+});
+
+test("an @every schedule is robfig/cron's ConstantDelaySchedule: whole seconds, at least one, from the second", () => {
+  for (const [spec, delay] of [
+    ['@every 90s', 90_000],
+    ['@every 1h30m', 5_400_000],
+    ['@every 2m30.9s', 150_000],
+    ['@every 500ms', 1000],
+    ['@every -5m', 1000],
+    ['@every 5', undefined],
+    ['*/5 * * * *', undefined],
+  ] as const)
+    assert.is(everyDelayMs(spec), delay, spec);
+  // From 1.5 s: the runs are at 91 s, 181 s, ...
+  assert.is(lastEveryRunBetween(90_000, 1500, 90_999), undefined);
+  assert.is(lastEveryRunBetween(90_000, 1500, 91_000), 91_000);
+  assert.is(lastEveryRunBetween(90_000, 1500, 270_999), 181_000);
 });
 
 test.run();

@@ -1,7 +1,13 @@
 import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { intlTimeZone, lastCronRunBetween, parseCronSchedule } from '../../time/cronSchedule.ts';
+import {
+  everyDelayMs,
+  intlTimeZone,
+  lastCronRunBetween,
+  lastEveryRunBetween,
+  parseCronSchedule,
+} from '../../time/cronSchedule.ts';
 import { controlledBy, ownerReferenceTo, statusChanged } from './workloadPods.ts';
 import { formatTime } from '../../time/formatTime.ts';
 
@@ -38,16 +44,23 @@ export function cronJobController(deps: ControllerDeps, options: { tickMs?: numb
     const active = () => jobs.filter((j) => !finished(j, 'Complete') && !finished(j, 'Failed'));
     let lastScheduleTime: string | undefined = cj.status?.lastScheduleTime;
 
-    const parsed = typeof cj.spec?.schedule === 'string' ? parseCronSchedule(cj.spec.schedule) : undefined;
+    const spec = typeof cj.spec?.schedule === 'string' ? cj.spec.schedule : undefined;
+    const parsed = spec === undefined ? undefined : parseCronSchedule(spec);
     const schedule = parsed && !('error' in parsed) ? parsed : undefined;
+    // `@every <duration>`, which kube-apiserver admits: robfig/cron's fixed interval from the last run.
+    const delay = spec === undefined ? undefined : everyDelayMs(spec);
     // A zone Intl cannot compute in (one stored before validation refused it, or newer than this Node's ICU) runs
     // nothing, as kube-controller-manager runs nothing in a zone time.LoadLocation does not load.
     const timeZone = intlTimeZone(typeof cj.spec?.timeZone === 'string' ? cj.spec.timeZone : 'UTC');
     const now = Date.parse(deps.now());
-    if (schedule && timeZone && !cj.spec?.suspend) {
+    if ((schedule || delay) && timeZone && !cj.spec?.suspend) {
       const since = Date.parse(lastScheduleTime ?? cj.metadata.creationTimestamp ?? deps.now());
-      const due = lastCronRunBetween(schedule, Math.max(since, searched.get(key) ?? since), now, timeZone);
-      searched.set(key, Math.floor(now / 60_000) * 60_000);
+      let due: number | undefined;
+      if (delay) due = lastEveryRunBetween(delay, since, now);
+      else if (schedule) {
+        due = lastCronRunBetween(schedule, Math.max(since, searched.get(key) ?? since), now, timeZone);
+        searched.set(key, Math.floor(now / 60_000) * 60_000);
+      }
       const deadline = cj.spec?.startingDeadlineSeconds;
       const late = due !== undefined && typeof deadline === 'number' && now - due > deadline * 1000;
       if (due !== undefined && !late) {
