@@ -541,3 +541,97 @@ export function jobViolations(job: Json, previous?: Json): BatchViolation[] {
   }
   return errors;
 }
+
+/** The Go maps among a Job's fields: an empty one decodes to what an absent one does, to Semantic.DeepEqual. */
+const MAP_FIELDS = new Set(['labels', 'annotations', 'nodeSelector', 'matchLabels']);
+
+/**
+ * apimachinery's Semantic.DeepEqual on decoded JSON: an empty list, or an empty map, equals an absent one, as Go's nil
+ * and empty slices and maps do to it; an empty struct is still not a nil pointer.
+ */
+function semanticEqual(a: unknown, b: unknown, key = ''): boolean {
+  const absent = (v: unknown) => v === undefined || v === null;
+  const empty = (v: unknown) =>
+    absent(v) ||
+    (Array.isArray(v) && v.length === 0) ||
+    (MAP_FIELDS.has(key) && isObject(v) && Object.keys(v).length === 0);
+  if (empty(a) && empty(b)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => semanticEqual(v, b[i]));
+  if (isObject(a) && isObject(b))
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].every((k) => semanticEqual(a[k], b[k], k));
+  return a === b;
+}
+
+/**
+ * field.Error's print of a bad value ValidateImmutableField reports: nil as the string "null", numbers bare,
+ * strings quoted; a struct is Go's %#v, whose pointers print as addresses, so only its type is reproduced.
+ */
+function immutableValue(value: unknown, goType: string): string {
+  if (value === undefined || value === null) return '"null"';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return `${goType}{...}`;
+}
+
+const immutableField = (path: (string | number)[], value: unknown, goType = '') =>
+  violation(path, 'FieldValueInvalid', `Invalid value: ${immutableValue(value, goType)}: field is immutable`);
+
+/**
+ * The pod template a Job update keeps: while the stored Job is suspended and never started, its scheduling
+ * directives (node selector, tolerations, node affinity, scheduling gates) and template labels and annotations
+ * may change (validatePodTemplateUpdate with AllowMutableSchedulingDirectives, as the Job strategy sets it).
+ */
+function comparedTemplate(template: Json, previous: Json): Json {
+  const old = isObject(previous?.spec?.template) ? structuredClone(previous.spec.template) : {};
+  if (previous?.spec?.suspend !== true || isSet(previous?.status?.startTime)) return old;
+  const next = isObject(template) ? template : {};
+  const nextSpec = isObject(next.spec) ? next.spec : {};
+  old.metadata = { ...(old.metadata ?? {}), labels: next.metadata?.labels, annotations: next.metadata?.annotations };
+  old.spec = { ...(old.spec ?? {}) };
+  for (const key of ['nodeSelector', 'tolerations', 'schedulingGates']) old.spec[key] = nextSpec[key];
+  const affinity = nextSpec.affinity;
+  const oldAffinity = isObject(old.spec.affinity) ? { ...old.spec.affinity } : undefined;
+  if (!isObject(affinity) && oldAffinity) {
+    delete oldAffinity.nodeAffinity;
+    old.spec.affinity = Object.keys(oldAffinity).length > 0 ? oldAffinity : undefined;
+  } else if (isObject(affinity)) old.spec.affinity = { ...(oldAffinity ?? {}), nodeAffinity: affinity.nodeAffinity };
+  return old;
+}
+
+/**
+ * What ValidateJobSpecUpdate refuses of an update after validating the spec, in its order: completions (an Indexed
+ * Job's may change with parallelism to the same value, ElasticIndexedJob), the selector, the pod template, then
+ * completionMode, podFailurePolicy, backoffLimitPerIndex, managedBy and successPolicy. Both sides are defaulted.
+ */
+export function jobUpdateViolations(job: Json, previous: Json): BatchViolation[] {
+  const spec = isObject(job?.spec) ? job.spec : {};
+  const before = isObject(previous?.spec) ? previous.spec : {};
+  const errors: BatchViolation[] = [];
+  if (!semanticEqual(spec.completions, before.completions)) {
+    if (spec.completionMode !== 'Indexed') errors.push(immutableField(['spec', 'completions'], spec.completions));
+    else if (isSet(spec.completions) && spec.completions !== spec.parallelism)
+      errors.push(
+        invalid(['spec', 'completions'], spec.completions, 'can only be modified in tandem with spec.parallelism'),
+      );
+  }
+  if (!semanticEqual(spec.selector, before.selector))
+    errors.push(
+      violation(
+        ['spec', 'selector'],
+        'FieldValueInvalid',
+        `Invalid value: ${isSet(spec.selector) ? labelSelectorText(spec.selector) : '"null"'}: field is immutable`,
+      ),
+    );
+  if (!semanticEqual(spec.template, comparedTemplate(spec.template, previous)))
+    errors.push(immutableField(['spec', 'template'], spec.template, 'core.PodTemplateSpec'));
+  const immutables: [string, string][] = [
+    ['completionMode', ''],
+    ['podFailurePolicy', 'batch.PodFailurePolicy'],
+    ['backoffLimitPerIndex', ''],
+    ['managedBy', ''],
+    ['successPolicy', 'batch.SuccessPolicy'],
+  ];
+  for (const [key, goType] of immutables)
+    if (!semanticEqual(spec[key], before[key])) errors.push(immutableField(['spec', key], spec[key], goType));
+  return errors;
+}

@@ -187,4 +187,57 @@ spec:
   assert.is(created.code, 0, created.stderr);
 });
 
+test("a Job update changes only what ValidateJobSpecUpdate lets it: an Indexed Job's completions with its parallelism, a suspended Job's scheduling", async () => {
+  const job = (name: string, spec: string, pod = '') => `apiVersion: batch/v1
+kind: Job
+metadata: {name: ${name}}
+spec:
+${spec}
+  template:
+    metadata: {labels: {tier: batch}}
+    spec:
+      restartPolicy: Never
+${pod}      containers: [{name: c, image: busybox}]
+`;
+  const apply = (yaml: string) => kubectl(['apply', '-f', '-'], yaml);
+  const indexed = '  completionMode: Indexed\n  backoffLimitPerIndex: 1\n  suspend: true';
+  assert.is((await apply(job('elastic', `  completions: 3\n  parallelism: 3\n${indexed}`))).code, 0);
+  const scaled = await apply(job('elastic', `  completions: 4\n  parallelism: 4\n${indexed}`));
+  assert.is(scaled.code, 0, scaled.stderr);
+  const alone = await apply(job('elastic', `  completions: 5\n  parallelism: 4\n${indexed}`));
+  assert.is(
+    alone.stderr.trim(),
+    'The Job "elastic" is invalid: spec.completions: Invalid value: 5: can only be modified in tandem with spec.parallelism',
+  );
+  const changed = await apply(
+    job(
+      'elastic',
+      '  completions: 4\n  parallelism: 4\n  completionMode: Indexed\n  backoffLimitPerIndex: 2\n  suspend: true\n  managedBy: example.com/queue\n  successPolicy:\n    rules: [{succeededCount: 1}]',
+    ),
+  );
+  assert.is(
+    changed.stderr.trim(),
+    'The Job "elastic" is invalid: \n* spec.backoffLimitPerIndex: Invalid value: 2: field is immutable\n* spec.managedBy: Invalid value: "example.com/queue": field is immutable\n* spec.successPolicy: Invalid value: batch.SuccessPolicy{...}: field is immutable',
+  );
+  // Suspended and never started: where it runs may change, what it runs may not.
+  const placed = await apply(
+    job('elastic', `  completions: 4\n  parallelism: 4\n${indexed}`, '      nodeSelector: {disk: ssd}\n'),
+  );
+  assert.is(placed.code, 0, placed.stderr);
+  const image = await apply(
+    job('elastic', `  completions: 4\n  parallelism: 4\n${indexed}`, '').replace('busybox', 'busybox:1.37'),
+  );
+  assert.is(
+    image.stderr.trim(),
+    'The Job "elastic" is invalid: spec.template: Invalid value: core.PodTemplateSpec{...}: field is immutable',
+  );
+  const counted = await apply(job('counted', '  completions: 2\n  suspend: true'));
+  assert.is(counted.code, 0, counted.stderr);
+  const recounted = await apply(job('counted', '  completions: 3\n  parallelism: 3\n  suspend: true'));
+  assert.is(
+    recounted.stderr.trim(),
+    'The Job "counted" is invalid: spec.completions: Invalid value: 3: field is immutable',
+  );
+});
+
 test.run();

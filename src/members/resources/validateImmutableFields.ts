@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FieldError } from '../ApiError.ts';
 import type { KubeObject } from '../types.ts';
 import { forbidden } from './fieldErrors.ts';
-import { labelSelectorText } from '../../kubeValidation/batchRules.ts';
+import { jobUpdateViolations, labelSelectorText } from '../../kubeValidation/batchRules.ts';
 
 // What an update may not change, as kube-apiserver's ValidateXUpdate functions refuse it (pkg/apis/apps/validation,
 // pkg/apis/batch/validation, pkg/apis/core/validation): a chart upgrade that changes a Deployment's selector or a
@@ -32,7 +32,9 @@ export function validateImmutableFields(
   const spec = (next.spec ?? {}) as Record<string, unknown>;
   const before = (previous.spec ?? {}) as Record<string, unknown>;
   const errors: FieldError[] = [];
-  if (SELECTOR_KINDS.has(key) || key === 'batch/Job') {
+  if (key === 'batch/Job')
+    errors.push(...jobUpdateViolations(next, previous).map((v) => ({ type: v.type, field: v.field, body: v.detail })));
+  if (SELECTOR_KINDS.has(key)) {
     if (!isDeepStrictEqual(spec.selector, before.selector))
       errors.push(immutable('spec.selector', labelSelectorText(spec.selector)));
   }
@@ -49,8 +51,6 @@ export function validateImmutableFields(
         ),
       );
   }
-  if (key === 'batch/Job' && !isDeepStrictEqual(spec.completions, before.completions))
-    errors.push(immutable('spec.completions', spec.completions ?? null));
   if (key === '/Service') {
     const ip = spec.clusterIP;
     if (before.clusterIP && ip !== undefined && ip !== before.clusterIP && spec.type !== 'ExternalName')
