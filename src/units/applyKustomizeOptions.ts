@@ -2,6 +2,13 @@ import { kustomizeImage, type KustomizeOptions } from './unitOptions.ts';
 
 type Kustomization = Record<string, unknown>;
 
+/** An option `kustomize edit` refuses for this kustomization, at the option's path in the options file. */
+export interface KustomizeOptionRefusal {
+  path: (string | number)[];
+  message: string;
+  fix: string;
+}
+
 /** An image argument's `*`: keep the value the kustomization's entry has. */
 const PRESERVE = '*';
 
@@ -10,10 +17,15 @@ const PRESERVE = '*';
  * `source.kustomize` with `kustomize edit` on its copy of the folder (pure): namePrefix, nameSuffix and namespace
  * replace the kustomization's own (an overlay's `namePrefix: kustomize-` becomes `staging-`, not `staging-kustomize-`),
  * an image of a name the kustomization already lists is replaced (`edit set image`), labels and annotations
- * are added over its commonLabels and commonAnnotations (`edit add label|annotation --force`).
+ * are added to its commonLabels and commonAnnotations (`edit add label|annotation`), over a key it has only with
+ * forceCommonLabels or forceCommonAnnotations (`--force`): without, kustomize refuses the key, and so does this.
  */
-export function applyKustomizeOptions(kustomization: Kustomization, k: KustomizeOptions): Kustomization {
+export function applyKustomizeOptions(
+  kustomization: Kustomization,
+  k: KustomizeOptions,
+): { kustomization: Kustomization; refused: KustomizeOptionRefusal[] } {
   const out: Kustomization = { ...kustomization };
+  const refused: KustomizeOptionRefusal[] = [];
   if (k.namePrefix) out.namePrefix = k.namePrefix;
   if (k.nameSuffix) out.nameSuffix = k.nameSuffix;
   if (k.namespace) out.namespace = k.namespace;
@@ -37,10 +49,40 @@ export function applyKustomizeOptions(kustomization: Kustomization, k: Kustomize
     out.images = [...byName.values()].sort((a, b) => compareGo(String(a.name), String(b.name)));
   }
   if (k.commonLabels && Object.keys(k.commonLabels).length > 0)
-    out.commonLabels = { ...asMap(out.commonLabels), ...k.commonLabels };
+    out.commonLabels = addMetadata(asMap(out.commonLabels), k.commonLabels, 'label', k.forceCommonLabels, refused);
   if (k.commonAnnotations && Object.keys(k.commonAnnotations).length > 0)
-    out.commonAnnotations = { ...asMap(out.commonAnnotations), ...k.commonAnnotations };
-  return out;
+    out.commonAnnotations = addMetadata(
+      asMap(out.commonAnnotations),
+      k.commonAnnotations,
+      'annotation',
+      k.forceCommonAnnotations,
+      refused,
+    );
+  return { kustomization: out, refused };
+}
+
+/**
+ * `kustomize edit add label|annotation` (its addmetadata.go writeToMapEntry): a key the kustomization already has,
+ * whatever its value, is refused unless forced ("label app already in kustomization file. Use --force to override."),
+ * which Argo CD passes only with forceCommonLabels or forceCommonAnnotations.
+ */
+function addMetadata(
+  own: Record<string, unknown>,
+  added: Record<string, string>,
+  kind: 'label' | 'annotation',
+  force: boolean | undefined,
+  refused: KustomizeOptionRefusal[],
+): Record<string, unknown> {
+  const field = kind === 'label' ? 'commonLabels' : 'commonAnnotations';
+  const forceField = kind === 'label' ? 'forceCommonLabels' : 'forceCommonAnnotations';
+  for (const key of Object.keys(added))
+    if (!force && Object.hasOwn(own, key))
+      refused.push({
+        path: ['spec', field, key],
+        message: `${kind} ${key} is already in the kustomization's ${field}: kustomize edit add ${kind}, which Argo CD runs, refuses to overwrite it without ${forceField}`,
+        fix: `set spec.${forceField}: true to overwrite the kustomization's value, or remove ${key} from spec.${field}`,
+      });
+  return { ...own, ...added };
 }
 
 /** Go's `<` on strings: byte order, which is UTF-16 order for the ASCII names images have. */

@@ -7,7 +7,7 @@ import { GO_YAML_DOCUMENT_OPTIONS, GO_YAML_PARSE_OPTIONS } from '../yaml/goYamlS
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type GitRepo, type TreeFile } from '../commits/types.ts';
-import { parseDocuments } from '../documents/parseDocuments.ts';
+import { parseDocuments, type SourceDocument } from '../documents/parseDocuments.ts';
 import {
   OUTSIDE_LOAD_FIX,
   outsideLoadMessage,
@@ -42,7 +42,7 @@ import {
   withOriginAnnotations,
 } from './kustomizeOrigins.ts';
 import { originFiles, placeObjects } from './kustomizePlaces.ts';
-import { parseUnitOptions, UNIT_OPTIONS_FILE, type UnitOptions } from './unitOptions.ts';
+import { parseUnitOptions, UNIT_OPTIONS_FILE, type KustomizeOptions, type UnitOptions } from './unitOptions.ts';
 import { builtInApiKinds } from './builtInApiKinds.ts';
 import { subchartFileResolver, type ChartPlace } from './subchartPaths.ts';
 import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } from './readUnitFiles.ts';
@@ -51,7 +51,7 @@ import { listUnitFolder, readUnitFiles, UNIT_READ_LIMITS, UnitFileTooLarge } fro
  * Bump when the tool is run another way (its flags, its environment) or a run's warnings or failure are worked out another way,
  * so outputs cached before are not reused.
  */
-const RUN_RECIPE = 22;
+const RUN_RECIPE = 23;
 
 /**
  * A unit rendered from the commit, as the objects of its marker file. Reads only the commit: the unit's folder and
@@ -95,6 +95,7 @@ async function renderUnitFiles(
   const optionsOid = ownFiles.get(UNIT_OPTIONS_FILE)?.oid;
   const optionsFile = `${unit.dir}/${UNIT_OPTIONS_FILE}`;
   let options: UnitOptions = unit.tool === 'helm' ? { tool: 'helm', helm: {} } : { tool: 'kustomize', kustomize: {} };
+  let optionsDoc: SourceDocument | undefined;
   if (optionsOid) {
     const bytes = (await readUnitFiles(repo, [[optionsFile, optionsOid]])).get(optionsOid)!;
     const parsed = parseDocuments(optionsFile, bytes);
@@ -103,8 +104,13 @@ async function renderUnitFiles(
     if (read.problems.length > 0 || parsed.problems.some((p) => p.severity === 'error'))
       return failed(problems, { optionsFile });
     options = read.options;
+    optionsDoc = parsed.documents[0];
   }
   const described = describeOptions(unit, options, optionsOid ? optionsFile : undefined);
+  if (options.tool === 'kustomize' && optionsDoc) {
+    const refused = await kustomizeOptionProblems(repo, unit, ownFiles, options.kustomize, optionsDoc);
+    if (refused.length > 0) return failed(refused, described);
+  }
   // The layout refuses a value file the commit lacks at its line; a unit named another way is checked here. Patterns
   // are expanded over the chart's files and the files outside it the layout took as its inputs (valueFileGlobs.ts).
   if (options.tool === 'helm') {
@@ -218,6 +224,36 @@ async function renderUnitFiles(
       ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}),
     });
   return failed(result.problems, withVersion);
+}
+
+/**
+ * What `kustomize edit`, as Argo CD runs it with these options, refuses for the kustomization as committed, at each
+ * option's line. A kustomization that does not parse is left to kustomize to report.
+ */
+async function kustomizeOptionProblems(
+  repo: GitRepo,
+  unit: SourceUnit,
+  ownFiles: ReadonlyMap<string, TreeFile>,
+  k: KustomizeOptions,
+  optionsDoc: SourceDocument,
+): Promise<Problem[]> {
+  const marker = ownFiles.get(unit.marker.slice(unit.dir.length + 1));
+  if (!marker) return [];
+  const text = new TextDecoder().decode((await readUnitFiles(repo, [[unit.marker, marker.oid]])).get(marker.oid));
+  let kustomization: unknown;
+  try {
+    kustomization = parse(text, GO_YAML_PARSE_OPTIONS);
+  } catch {
+    return [];
+  }
+  const own = kustomization && typeof kustomization === 'object' && !Array.isArray(kustomization) ? kustomization : {};
+  return applyKustomizeOptions(own as Record<string, unknown>, k).refused.map((r) => ({
+    ...optionsDoc.locate(r.path),
+    code: 'INVALID_VALUE',
+    severity: 'error',
+    message: `${r.message} (${unit.marker})`,
+    fix: r.fix,
+  }));
 }
 
 /** Whether a Chart.yaml declares a library chart (pure); one that does not parse is left to helm to report. */
@@ -442,7 +478,8 @@ async function runUnit(
           string,
           unknown
         > | null;
-        await writeFile(file, stringify(applyKustomizeOptions(kustomization ?? {}, k), GO_YAML_DOCUMENT_OPTIONS));
+        const edited = applyKustomizeOptions(kustomization ?? {}, k).kustomization;
+        await writeFile(file, stringify(edited, GO_YAML_DOCUMENT_OPTIONS));
       }
       // Each object of the output then names the file it came from, where its problems are reported.
       if (knowsOriginAnnotations(tool.version)) {

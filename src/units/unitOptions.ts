@@ -56,6 +56,10 @@ export interface KustomizeOptions {
   images?: string[];
   commonLabels?: Record<string, string>;
   commonAnnotations?: Record<string, string>;
+  /** A label the kustomization's commonLabels has is overwritten (`kustomize edit add label --force`), not refused. */
+  forceCommonLabels?: boolean;
+  /** The same for commonAnnotations. */
+  forceCommonAnnotations?: boolean;
 }
 
 /**
@@ -91,6 +95,8 @@ const KUSTOMIZE_FIELDS = [
   'images',
   'commonLabels',
   'commonAnnotations',
+  'forceCommonLabels',
+  'forceCommonAnnotations',
   'clusterAffinity',
 ] as const;
 
@@ -209,6 +215,8 @@ export function parseUnitOptions(
     ],
     commonLabels: [isStringMap, 'a mapping of strings'],
     commonAnnotations: [isStringMap, 'a mapping of strings'],
+    forceCommonLabels: [(v) => typeof v === 'boolean', 'true or false'],
+    forceCommonAnnotations: [(v) => typeof v === 'boolean', 'true or false'],
   };
   const out: Obj = {};
   let scope: ClusterAffinity | undefined;

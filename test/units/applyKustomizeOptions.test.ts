@@ -1,6 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyKustomizeOptions } from '../../src/units/applyKustomizeOptions.ts';
+import { applyKustomizeOptions as applyWithRefusals } from '../../src/units/applyKustomizeOptions.ts';
+import type { KustomizeOptions } from '../../src/units/unitOptions.ts';
+
+/** The kustomization the options make, where kustomize edit accepts them all. */
+function applyKustomizeOptions(kustomization: Record<string, unknown>, k: KustomizeOptions) {
+  const out = applyWithRefusals(kustomization, k);
+  assert.equal(out.refused, [], 'no option refused');
+  return out.kustomization;
+}
 
 // A kustomization shaped like argocd-example-apps' kustomize-guestbook, with an image and labels of its own.
 const GUESTBOOK = {
@@ -21,10 +29,11 @@ test("namePrefix, nameSuffix and namespace replace the kustomization's own, as k
   assert.is(GUESTBOOK.namePrefix, 'kustomize-', 'the input is not changed');
 });
 
-test('an image the kustomization lists is replaced, a new one added, the list sorted by name; labels and annotations are added over its own', () => {
+test('an image the kustomization lists is replaced, a new one added, the list sorted by name; labels and annotations are added to its own', () => {
   const out = applyKustomizeOptions(GUESTBOOK, {
     images: ['gb-frontend=nginx:1.27', 'redis:7', 'busybox@sha256:def'],
     commonLabels: { tier: 'frontend', team: 'web' },
+    forceCommonLabels: true,
     commonAnnotations: { owner: 'web-team' },
   });
   assert.equal(out.images, [
@@ -55,6 +64,33 @@ test("an image override replaces the kustomization's entry of its name whole, as
     [{ name: 'busybox', newTag: '1.36' }],
     'a `*` with no entry to keep from is left out',
   );
+});
+
+test("a label or annotation the kustomization already has is refused at the option unless forced, as Argo CD's kustomize edit add label|annotation refuses it", () => {
+  const own = { ...GUESTBOOK, commonAnnotations: { owner: 'platform' } };
+  const refused = applyWithRefusals(own, {
+    commonLabels: { tier: 'web', team: 'web' },
+    commonAnnotations: { owner: 'web-team', 'docs.example.com/url': 'x' },
+  }).refused;
+  assert.equal(
+    refused.map((r) => r.path),
+    [
+      ['spec', 'commonLabels', 'tier'],
+      ['spec', 'commonAnnotations', 'owner'],
+    ],
+    'only the keys the kustomization has, even with the same value',
+  );
+  assert.match(refused[0]!.message, /label tier is already in the kustomization's commonLabels/);
+  assert.match(refused[0]!.fix, /spec\.forceCommonLabels: true/);
+  assert.match(refused[1]!.fix, /spec\.forceCommonAnnotations: true/);
+  const forced = applyKustomizeOptions(own, {
+    commonLabels: { tier: 'frontend' },
+    forceCommonLabels: true,
+    commonAnnotations: { owner: 'web-team' },
+    forceCommonAnnotations: true,
+  });
+  assert.equal(forced.commonLabels, { app: 'guestbook', tier: 'frontend' });
+  assert.equal(forced.commonAnnotations, { owner: 'web-team' });
 });
 
 test.run();

@@ -124,6 +124,31 @@ test("a KustomizeUnit's options leave the kustomization's quoted strings strings
   assert.equal(deployment!.labels, { canary: 'off', on: 'yes' });
 });
 
+test("a KustomizeUnit's label the kustomization already has holds the unit at the option's line unless forceCommonLabels, as Argo CD's kustomize edit add label refuses it", async () => {
+  const files = {
+    ...KUSTOMIZE_GUESTBOOK,
+    'kustomize-guestbook/kustomization.yaml': KUSTOMIZE_GUESTBOOK['kustomize-guestbook/kustomization.yaml']!.replace(
+      'namePrefix: kustomize-\n',
+      'namePrefix: kustomize-\ncommonLabels: {tier: web}\n',
+    ),
+  };
+  const options = 'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  commonLabels:\n    tier: frontend\n';
+  const held = await snapshotOf({ ...files, 'kustomize-guestbook/flotilla-unit.yaml': options });
+  const problem = held.model.problems.find((p) => p.file === 'kustomize-guestbook/flotilla-unit.yaml');
+  assert.ok(problem, JSON.stringify(held.model.problems));
+  assert.is(problem!.line, 5);
+  assert.match(problem!.message, /label tier is already in the kustomization's commonLabels/);
+  assert.match(problem!.fix, /spec\.forceCommonLabels: true/);
+  assert.not.ok(held.model.templates.has('apps/v1/Deployment/default/kustomize-guestbook-ui'));
+
+  const forced = await snapshotOf({
+    ...files,
+    'kustomize-guestbook/flotilla-unit.yaml': `${options}  forceCommonLabels: true\n`,
+  });
+  assert.equal(forced.model.problems, []);
+  assert.is(forced.model.templates.get('apps/v1/Deployment/default/kustomize-guestbook-ui')?.labels?.tier, 'frontend');
+});
+
 test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
