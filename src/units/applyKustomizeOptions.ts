@@ -48,6 +48,14 @@ export function applyKustomizeOptions(
     }
     out.images = [...byName.values()].sort((a, b) => compareGo(String(a.name), String(b.name)));
   }
+  if (k.replicas?.length) {
+    // `kustomize edit set replicas`: an entry of the same name is replaced, the others kept, the list sorted by name.
+    const byName = new Map<string, unknown>();
+    for (const r of Array.isArray(out.replicas) ? out.replicas : [])
+      byName.set(String((asMap(r) as { name?: unknown }).name), r);
+    for (const r of k.replicas) byName.set(r.name, { name: r.name, count: r.count });
+    out.replicas = [...byName].sort(([a], [b]) => compareGo(a, b)).map(([, r]) => r);
+  }
   if (k.commonLabels && Object.keys(k.commonLabels).length > 0)
     out.commonLabels = addMetadata(asMap(out.commonLabels), k.commonLabels, 'label', k.forceCommonLabels, refused);
   if (k.commonAnnotations && Object.keys(k.commonAnnotations).length > 0)

@@ -60,6 +60,8 @@ export interface KustomizeOptions {
   forceCommonLabels?: boolean;
   /** The same for commonAnnotations. */
   forceCommonAnnotations?: boolean;
+  /** A Deployment's, StatefulSet's or ReplicaSet's replica count by name (`kustomize edit set replicas`). */
+  replicas?: { name: string; count: number }[];
 }
 
 /**
@@ -97,6 +99,7 @@ const KUSTOMIZE_FIELDS = [
   'commonAnnotations',
   'forceCommonLabels',
   'forceCommonAnnotations',
+  'replicas',
   'clusterAffinity',
 ] as const;
 
@@ -217,6 +220,19 @@ export function parseUnitOptions(
     commonAnnotations: [isStringMap, 'a mapping of strings'],
     forceCommonLabels: [(v) => typeof v === 'boolean', 'true or false'],
     forceCommonAnnotations: [(v) => typeof v === 'boolean', 'true or false'],
+    replicas: [
+      (v) =>
+        Array.isArray(v) &&
+        v.every(
+          (r) =>
+            isObj(r) &&
+            Object.keys(r).every((key) => key === 'name' || key === 'count') &&
+            typeof r.name === 'string' &&
+            r.name !== '' &&
+            'count' in r,
+        ),
+      'a list of {name, count}',
+    ],
   };
   const out: Obj = {};
   let scope: ClusterAffinity | undefined;
@@ -280,11 +296,41 @@ export function parseUnitOptions(
         'keep one of them (skipCrds: true leaves the crds/ folder out, as includeCRDs: false does)',
       );
   }
+  if (Array.isArray(out.replicas)) {
+    const replicas = out.replicas as { name: string; count: unknown }[];
+    replicas.forEach((r, i) => {
+      if (replicaCount(r.count) === undefined)
+        problem(
+          ['spec', 'replicas', i, 'count'],
+          'INVALID_VALUE',
+          `spec.replicas[${i}].count is ${JSON.stringify(r.count)}: a replica count is a whole number`,
+          'write the count as a whole number (3, or "3")',
+        );
+      // kustomize edit set replicas splits its `name=count` argument at every `=`.
+      if (r.name.includes('='))
+        problem(
+          ['spec', 'replicas', i, 'name'],
+          'INVALID_VALUE',
+          `spec.replicas[${i}].name is ${JSON.stringify(r.name)}: kustomize edit set replicas cannot take a name holding \`=\``,
+          'name the Deployment or StatefulSet by its metadata.name',
+        );
+    });
+    out.replicas = replicas.map((r) => ({ name: r.name, count: replicaCount(r.count) ?? 0 }));
+  }
   if (tool === 'helm' && Array.isArray(out.parameters))
     out.parameters = (out.parameters as Obj[]).map((p) => ({ ...p, value: String(p.value) }));
   const options: UnitOptions =
     tool === 'helm' ? { tool, helm: out as HelmOptions } : { tool, kustomize: out as KustomizeOptions };
   return { options: scope ? { ...options, scope } : options, problems };
+}
+
+/**
+ * A replica count as Argo CD reads one (an IntOrString: a whole number, or a string strconv.Atoi takes), or undefined.
+ */
+function replicaCount(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
+  if (typeof v === 'string' && /^[+-]?\d+$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+  return undefined;
 }
 
 /** A kustomize images entry, as `kustomize edit set image` writes one. */

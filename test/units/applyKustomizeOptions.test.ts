@@ -93,4 +93,27 @@ test("a label or annotation the kustomization already has is refused at the opti
   assert.equal(forced.commonAnnotations, { owner: 'web-team' });
 });
 
+test("replica counts replace the kustomization's entry of their name and keep the others, sorted by name, as kustomize edit set replicas writes them", () => {
+  const out = applyKustomizeOptions(
+    {
+      ...GUESTBOOK,
+      replicas: [
+        { name: 'web', count: 2 },
+        { name: 'api', count: 1 },
+      ],
+    },
+    {
+      replicas: [
+        { name: 'web', count: 5 },
+        { name: 'db', count: 0 },
+      ],
+    },
+  );
+  assert.equal(out.replicas, [
+    { name: 'api', count: 1 },
+    { name: 'db', count: 0 },
+    { name: 'web', count: 5 },
+  ]);
+});
+
 test.run();

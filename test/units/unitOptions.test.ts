@@ -149,6 +149,26 @@ test("a KustomizeUnit's label the kustomization already has holds the unit at th
   assert.is(forced.model.templates.get('apps/v1/Deployment/default/kustomize-guestbook-ui')?.labels?.tier, 'frontend');
 });
 
+test("a KustomizeUnit's replicas set a Deployment's count, as Argo CD's kustomize edit set replicas does, and a count that is no whole number is refused at its line", async () => {
+  const snapshot = await snapshotOf({
+    ...KUSTOMIZE_GUESTBOOK,
+    'kustomize-guestbook/flotilla-unit.yaml':
+      'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  replicas:\n    - {name: guestbook-ui, count: "3"}\n',
+  });
+  assert.equal(snapshot.model.problems, []);
+  const deployment = snapshot.model.templates.get('apps/v1/Deployment/default/kustomize-guestbook-ui');
+  assert.is((deployment?.manifest.spec as { replicas?: number } | undefined)?.replicas, 3);
+
+  const file = 'kustomize-guestbook/flotilla-unit.yaml';
+  const text =
+    'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  replicas:\n    - {name: web, count: two}\n';
+  const read = parseUnitOptions('kustomize', file, parseDocuments(file, new TextEncoder().encode(text)).documents);
+  assert.equal(
+    read.problems.map((p) => [p.line, p.message]),
+    [[5, 'spec.replicas[0].count is "two": a replica count is a whole number']],
+  );
+});
+
 test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
