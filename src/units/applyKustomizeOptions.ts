@@ -56,8 +56,10 @@ export function applyKustomizeOptions(
     for (const r of k.replicas) byName.set(r.name, { name: r.name, count: r.count });
     out.replicas = [...byName].sort(([a], [b]) => compareGo(a, b)).map(([, r]) => r);
   }
-  if (k.commonLabels && Object.keys(k.commonLabels).length > 0)
-    out.commonLabels = addMetadata(asMap(out.commonLabels), k.commonLabels, 'label', k.forceCommonLabels, refused);
+  if (k.commonLabels && Object.keys(k.commonLabels).length > 0) {
+    if (k.labelWithoutSelector) out.labels = addLabelsWithoutSelector(out.labels, k, refused);
+    else out.commonLabels = addMetadata(asMap(out.commonLabels), k.commonLabels, 'label', k.forceCommonLabels, refused);
+  }
   if (k.commonAnnotations && Object.keys(k.commonAnnotations).length > 0)
     out.commonAnnotations = addMetadata(
       asMap(out.commonAnnotations),
@@ -80,6 +82,8 @@ function addMetadata(
   kind: 'label' | 'annotation',
   force: boolean | undefined,
   refused: KustomizeOptionRefusal[],
+  /** Where the kustomization holds them, as the message names it. */
+  ownField?: string,
 ): Record<string, unknown> {
   const field = kind === 'label' ? 'commonLabels' : 'commonAnnotations';
   const forceField = kind === 'label' ? 'forceCommonLabels' : 'forceCommonAnnotations';
@@ -87,10 +91,34 @@ function addMetadata(
     if (!force && Object.hasOwn(own, key))
       refused.push({
         path: ['spec', field, key],
-        message: `${kind} ${key} is already in the kustomization's ${field}: kustomize edit add ${kind}, which Argo CD runs, refuses to overwrite it without ${forceField}`,
+        message: `${kind} ${key} is already in the kustomization's ${ownField ?? field}: kustomize edit add ${kind}, which Argo CD runs, refuses to overwrite it without ${forceField}`,
         fix: `set spec.${forceField}: true to overwrite the kustomization's value, or remove ${key} from spec.${field}`,
       });
   return { ...own, ...added };
+}
+
+/**
+ * `kustomize edit add label --without-selector [--include-templates]` (addmetadata.go writeToLabels): the pairs go
+ * into the first `labels` entry of the same settings (includeSelectors off, includeTemplates as asked), where a key
+ * it has is refused unless forced, or into a new entry at the end.
+ */
+function addLabelsWithoutSelector(labels: unknown, k: KustomizeOptions, refused: KustomizeOptionRefusal[]): unknown[] {
+  const list = Array.isArray(labels) ? [...labels] : [];
+  const templates = k.labelIncludeTemplates === true;
+  const at = list.findIndex((l) => {
+    const entry = asMap(l);
+    return entry.includeSelectors !== true && (entry.includeTemplates === true) === templates;
+  });
+  if (at < 0) {
+    list.push({ pairs: { ...k.commonLabels }, ...(templates ? { includeTemplates: true } : {}) });
+    return list;
+  }
+  const entry = asMap(list[at]);
+  list[at] = {
+    ...entry,
+    pairs: addMetadata(asMap(entry.pairs), k.commonLabels!, 'label', k.forceCommonLabels, refused, 'labels'),
+  };
+  return list;
 }
 
 /** Go's `<` on strings: byte order, which is UTF-16 order for the ASCII names images have. */

@@ -60,6 +60,13 @@ export interface KustomizeOptions {
   forceCommonLabels?: boolean;
   /** The same for commonAnnotations. */
   forceCommonAnnotations?: boolean;
+  /**
+   * commonLabels go to the kustomization's `labels` without selectors (`kustomize edit add label --without-selector`):
+   * a Deployment's selector, which cannot change, keeps its labels.
+   */
+  labelWithoutSelector?: boolean;
+  /** With labelWithoutSelector: the labels reach pod templates too (`--include-templates`). */
+  labelIncludeTemplates?: boolean;
   /** A Deployment's, StatefulSet's or ReplicaSet's replica count by name (`kustomize edit set replicas`). */
   replicas?: { name: string; count: number }[];
 }
@@ -99,6 +106,8 @@ const KUSTOMIZE_FIELDS = [
   'commonAnnotations',
   'forceCommonLabels',
   'forceCommonAnnotations',
+  'labelWithoutSelector',
+  'labelIncludeTemplates',
   'replicas',
   'clusterAffinity',
 ] as const;
@@ -220,6 +229,8 @@ export function parseUnitOptions(
     commonAnnotations: [isStringMap, 'a mapping of strings'],
     forceCommonLabels: [(v) => typeof v === 'boolean', 'true or false'],
     forceCommonAnnotations: [(v) => typeof v === 'boolean', 'true or false'],
+    labelWithoutSelector: [(v) => typeof v === 'boolean', 'true or false'],
+    labelIncludeTemplates: [(v) => typeof v === 'boolean', 'true or false'],
     replicas: [
       (v) =>
         Array.isArray(v) &&
@@ -296,6 +307,14 @@ export function parseUnitOptions(
         'keep one of them (skipCrds: true leaves the crds/ folder out, as includeCRDs: false does)',
       );
   }
+  // Argo CD passes both flags to kustomize edit add label only when there are labels, and kustomize refuses this one alone.
+  if (out.labelIncludeTemplates === true && out.labelWithoutSelector !== true && out.commonLabels !== undefined)
+    problem(
+      ['spec', 'labelIncludeTemplates'],
+      'INVALID_VALUE',
+      'spec.labelIncludeTemplates is true without spec.labelWithoutSelector: kustomize edit add label refuses --include-templates without --without-selector',
+      'set spec.labelWithoutSelector: true as well (labels then leave selectors alone), or remove spec.labelIncludeTemplates',
+    );
   if (Array.isArray(out.replicas)) {
     const replicas = out.replicas as { name: string; count: unknown }[];
     replicas.forEach((r, i) => {

@@ -116,4 +116,35 @@ test("replica counts replace the kustomization's entry of their name and keep th
   ]);
 });
 
+test("labelWithoutSelector writes the labels into the kustomization's labels entry of the same settings, or a new one, as kustomize edit add label --without-selector [--include-templates] does", () => {
+  const own = {
+    ...GUESTBOOK,
+    labels: [
+      { pairs: { env: 'prod' }, includeSelectors: true },
+      { pairs: { owner: 'web' }, includeTemplates: true },
+      { pairs: { region: 'eu' } },
+    ],
+  };
+  const plain = applyKustomizeOptions(own, { commonLabels: { team: 'web' }, labelWithoutSelector: true });
+  assert.equal(plain.labels, [own.labels[0], own.labels[1], { pairs: { region: 'eu', team: 'web' } }]);
+  assert.equal(plain.commonLabels, GUESTBOOK.commonLabels, 'commonLabels untouched');
+  const templates = applyKustomizeOptions(GUESTBOOK, {
+    commonLabels: { team: 'web' },
+    labelWithoutSelector: true,
+    labelIncludeTemplates: true,
+  });
+  assert.equal(templates.labels, [{ pairs: { team: 'web' }, includeTemplates: true }]);
+  const refused = applyWithRefusals(own, { commonLabels: { region: 'us', app: 'x' }, labelWithoutSelector: true });
+  assert.equal(
+    refused.refused.map((r) => [r.path, r.message]),
+    [
+      [
+        ['spec', 'commonLabels', 'region'],
+        "label region is already in the kustomization's labels: kustomize edit add label, which Argo CD runs, refuses to overwrite it without forceCommonLabels",
+      ],
+    ],
+    'only the entry the labels go to counts: app is in commonLabels, a field of its own',
+  );
+});
+
 test.run();

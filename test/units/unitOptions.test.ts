@@ -169,6 +169,51 @@ test("a KustomizeUnit's replicas set a Deployment's count, as Argo CD's kustomiz
   );
 });
 
+test("a KustomizeUnit's labelWithoutSelector leaves a Deployment's selector alone and labelIncludeTemplates labels its pods, as Argo CD's kustomize edit add label flags do", async () => {
+  const options = (extra: string) =>
+    `apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  commonLabels: {team: web}\n${extra}`;
+  type Spec = {
+    selector: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string> } };
+  };
+  const render = async (extra: string) => {
+    const snapshot = await snapshotOf({
+      ...KUSTOMIZE_GUESTBOOK,
+      'kustomize-guestbook/flotilla-unit.yaml': options(extra),
+    });
+    assert.equal(snapshot.model.problems, []);
+    const d = snapshot.model.templates.get('apps/v1/Deployment/default/kustomize-guestbook-ui')!;
+    const spec = d.manifest.spec as Spec;
+    return { labels: d.labels, selector: spec.selector.matchLabels, pods: spec.template.metadata.labels };
+  };
+  assert.equal(await render('  labelWithoutSelector: true\n'), {
+    labels: { team: 'web' },
+    selector: { app: 'guestbook-ui' },
+    pods: { app: 'guestbook-ui' },
+  });
+  assert.equal(await render('  labelWithoutSelector: true\n  labelIncludeTemplates: true\n'), {
+    labels: { team: 'web' },
+    selector: { app: 'guestbook-ui' },
+    pods: { app: 'guestbook-ui', team: 'web' },
+  });
+
+  const file = 'kustomize-guestbook/flotilla-unit.yaml';
+  const alone = parseUnitOptions(
+    'kustomize',
+    file,
+    parseDocuments(file, new TextEncoder().encode(options('  labelIncludeTemplates: true\n'))).documents,
+  );
+  assert.equal(
+    alone.problems.map((p) => [p.line, p.fix]),
+    [
+      [
+        5,
+        'set spec.labelWithoutSelector: true as well (labels then leave selectors alone), or remove spec.labelIncludeTemplates',
+      ],
+    ],
+  );
+});
+
 test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
