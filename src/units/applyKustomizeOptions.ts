@@ -68,6 +68,8 @@ export function applyKustomizeOptions(
       k.forceCommonAnnotations,
       refused,
     );
+  // Argo CD adds them with no kustomize edit command: appended to the kustomization's own, which apply first.
+  if (k.patches?.length) out.patches = [...(Array.isArray(out.patches) ? out.patches : []), ...k.patches];
   return { kustomization: out, refused };
 }
 

@@ -237,6 +237,27 @@ async function kustomizeOptionProblems(
   k: KustomizeOptions,
   optionsDoc: SourceDocument,
 ): Promise<Problem[]> {
+  const missing: Problem[] = [];
+  (k.patches ?? []).forEach((p, i) => {
+    const resolved = p.path === undefined ? undefined : resolveRelative(unit.dir, p.path);
+    if (resolved === undefined) return;
+    const f = ownFiles.get(resolved.slice(unit.dir.length + 1));
+    if (f && isRegularFile(f.mode)) return;
+    missing.push({
+      ...optionsDoc.locate(['spec', 'patches', i, 'path']),
+      code: 'INVALID_VALUE',
+      severity: 'error',
+      message:
+        f?.mode === '120000'
+          ? `spec.patches[${i}].path names ${resolved}, a symbolic link: a render copies files out of the commit, not links`
+          : `spec.patches[${i}].path names ${resolved}, which is not a file of this commit`,
+      fix:
+        f?.mode === '120000'
+          ? 'name the file the link points to, or commit it in place of the link'
+          : `commit ${resolved} or correct the path`,
+    });
+  });
+  if (missing.length > 0) return missing;
   const marker = ownFiles.get(unit.marker.slice(unit.dir.length + 1));
   if (!marker) return [];
   const text = new TextDecoder().decode((await readUnitFiles(repo, [[unit.marker, marker.oid]])).get(marker.oid));

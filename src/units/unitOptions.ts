@@ -7,7 +7,8 @@ import type { Problem } from '../errors/problem.ts';
 import type { SourceDocument } from '../documents/parseDocuments.ts';
 import { suggestName } from '../text/suggestName.ts';
 import { valueFileRefusal } from './helmValueFiles.ts';
-import type { UnitTool } from './detectUnits.ts';
+import { remoteReason } from './parseKustomization.ts';
+import { resolveRelative, type UnitTool } from './detectUnits.ts';
 
 /** The file in a unit's folder that holds its options; a folder without one renders with the defaults. */
 export const UNIT_OPTIONS_FILE = 'flotilla-unit.yaml';
@@ -69,7 +70,31 @@ export interface KustomizeOptions {
   labelIncludeTemplates?: boolean;
   /** A Deployment's, StatefulSet's or ReplicaSet's replica count by name (`kustomize edit set replicas`). */
   replicas?: { name: string; count: number }[];
+  /**
+   * Added after the kustomization's own `patches`, as Argo CD adds them: inline (`patch`) or a file of the unit's
+   * folder (`path`), with an optional target.
+   */
+  patches?: KustomizePatch[];
 }
+
+/** A kustomize `patches` entry (Argo CD's KustomizePatch). */
+export interface KustomizePatch {
+  path?: string;
+  patch?: string;
+  target?: Partial<Record<(typeof PATCH_TARGET_FIELDS)[number], string>>;
+  options?: Record<string, boolean>;
+}
+
+/** A patch target's fields (kustomize's Selector: a resource id, and label and annotation selectors). */
+const PATCH_TARGET_FIELDS = [
+  'group',
+  'version',
+  'kind',
+  'name',
+  'namespace',
+  'labelSelector',
+  'annotationSelector',
+] as const;
 
 /**
  * A unit's options. `scope` is spec.clusterAffinity (either kind), Karmada's ClusterAffinity: set, the unit is scoped
@@ -109,6 +134,7 @@ const KUSTOMIZE_FIELDS = [
   'labelWithoutSelector',
   'labelIncludeTemplates',
   'replicas',
+  'patches',
   'clusterAffinity',
 ] as const;
 
@@ -229,6 +255,10 @@ export function parseUnitOptions(
     commonAnnotations: [isStringMap, 'a mapping of strings'],
     forceCommonLabels: [(v) => typeof v === 'boolean', 'true or false'],
     forceCommonAnnotations: [(v) => typeof v === 'boolean', 'true or false'],
+    patches: [
+      (v) => Array.isArray(v) && v.every(isObj),
+      'a list of patches ({patch, target} or {path, target}), as in a kustomization',
+    ],
     labelWithoutSelector: [(v) => typeof v === 'boolean', 'true or false'],
     labelIncludeTemplates: [(v) => typeof v === 'boolean', 'true or false'],
     replicas: [
@@ -315,6 +345,13 @@ export function parseUnitOptions(
       'spec.labelIncludeTemplates is true without spec.labelWithoutSelector: kustomize edit add label refuses --include-templates without --without-selector',
       'set spec.labelWithoutSelector: true as well (labels then leave selectors alone), or remove spec.labelIncludeTemplates',
     );
+  if (tool === 'kustomize' && Array.isArray(out.patches)) {
+    const dir = file.slice(0, Math.max(file.lastIndexOf('/'), 0));
+    (out.patches as Obj[]).forEach((p, i) => {
+      for (const problem of patchProblems(dir, p, i))
+        problems.push({ ...doc.locate(problem.path), ...problem.problem });
+    });
+  }
   if (Array.isArray(out.replicas)) {
     const replicas = out.replicas as { name: string; count: unknown }[];
     replicas.forEach((r, i) => {
@@ -341,6 +378,79 @@ export function parseUnitOptions(
   const options: UnitOptions =
     tool === 'helm' ? { tool, helm: out as HelmOptions } : { tool, kustomize: out as KustomizeOptions };
   return { options: scope ? { ...options, scope } : options, problems };
+}
+
+/** What is wrong with spec.patches[i] (pure): its fields, and a path leading out of the unit's folder. */
+function patchProblems(
+  dir: string,
+  p: Obj,
+  i: number,
+): { path: (string | number)[]; problem: Omit<Problem, 'file' | 'line' | 'column'> }[] {
+  const out: { path: (string | number)[]; problem: Omit<Problem, 'file' | 'line' | 'column'> }[] = [];
+  const at = ['spec', 'patches', i];
+  const refuse = (path: (string | number)[], message: string, fix: string, code: Problem['code'] = 'INVALID_VALUE') =>
+    out.push({ path, problem: { code, severity: 'error', message, fix } });
+  for (const key of Object.keys(p))
+    if (!['path', 'patch', 'target', 'options'].includes(key)) {
+      const guess = suggestName(key, ['path', 'patch', 'target', 'options']);
+      refuse(
+        [...at, key],
+        `a patch has no field ${key}`,
+        guess ? `did you mean ${guess}?` : 'the fields are path, patch, target, options',
+        'UNKNOWN_FIELD',
+      );
+    }
+  for (const key of ['path', 'patch'] as const)
+    if (key in p && typeof p[key] !== 'string')
+      refuse([...at, key], `spec.patches[${i}].${key} must be a string`, `write ${key} as a string`);
+  // kustomize's PatchTransformer: "empty file path and empty patch content", "patch and path can't be set at the same time".
+  const hasPath = typeof p.path === 'string' && p.path !== '';
+  const hasPatch = typeof p.patch === 'string' && p.patch !== '';
+  if (hasPath === hasPatch)
+    refuse(
+      at,
+      hasPath
+        ? `spec.patches[${i}] has both path and patch: kustomize takes one of them`
+        : `spec.patches[${i}] has neither path nor patch`,
+      "give the patch inline (patch: |) or as a file of the unit's folder (path:), not both",
+    );
+  if (hasPath) {
+    const written = p.path as string;
+    const resolved = remoteReason(written) ? undefined : resolveRelative(dir, written);
+    if (resolved === undefined || !resolved.startsWith(`${dir}/`))
+      refuse(
+        [...at, 'path'],
+        `spec.patches[${i}].path is ${JSON.stringify(written)}: a patch file is read from the unit's folder (kustomize reads no file outside the kustomization's folder, and a render reads only the commit)`,
+        `move the patch into ${dir} and name it relative to the folder (patches/replicas.yaml), or write it inline (patch: |)`,
+      );
+  }
+  if ('target' in p) {
+    const target = p.target;
+    if (!isObj(target) || Object.values(target).some((v) => typeof v !== 'string'))
+      refuse(
+        [...at, 'target'],
+        `spec.patches[${i}].target must be a mapping of strings`,
+        `write target as {kind: Deployment, name: web}`,
+      );
+    else
+      for (const key of Object.keys(target))
+        if (!(PATCH_TARGET_FIELDS as readonly string[]).includes(key)) {
+          const guess = suggestName(key, PATCH_TARGET_FIELDS);
+          refuse(
+            [...at, 'target', key],
+            `a patch target has no field ${key}`,
+            guess ? `did you mean ${guess}?` : `the fields are ${PATCH_TARGET_FIELDS.join(', ')}`,
+            'UNKNOWN_FIELD',
+          );
+        }
+  }
+  if ('options' in p && !(isObj(p.options) && Object.values(p.options).every((v) => typeof v === 'boolean')))
+    refuse(
+      [...at, 'options'],
+      `spec.patches[${i}].options must be a mapping of true or false`,
+      'write options as {allowNameChange: true} or {allowKindChange: true}',
+    );
+  return out;
 }
 
 /**

@@ -147,4 +147,11 @@ test("labelWithoutSelector writes the labels into the kustomization's labels ent
   );
 });
 
+test("patches are appended to the kustomization's own, which apply first, as Argo CD adds them", () => {
+  const own = { ...GUESTBOOK, patches: [{ path: 'replicas.yaml' }] };
+  const added = { patch: '- op: replace\n  path: /spec/replicas\n  value: 3', target: { kind: 'Deployment' } };
+  assert.equal(applyKustomizeOptions(own, { patches: [added] }).patches, [{ path: 'replicas.yaml' }, added]);
+  assert.equal(applyKustomizeOptions(GUESTBOOK, { patches: [added] }).patches, [added]);
+});
+
 test.run();

@@ -214,6 +214,63 @@ test("a KustomizeUnit's labelWithoutSelector leaves a Deployment's selector alon
   );
 });
 
+test("a KustomizeUnit's patches apply after the kustomization's own, inline or from a file of the unit's folder, as Argo CD adds them", async () => {
+  const snapshot = await snapshotOf({
+    ...KUSTOMIZE_GUESTBOOK,
+    'kustomize-guestbook/patches/port.yaml':
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: guestbook-ui\nspec:\n  type: NodePort\n',
+    'kustomize-guestbook/flotilla-unit.yaml': `apiVersion: flotilla.io/v1alpha1
+kind: KustomizeUnit
+spec:
+  patches:
+    - target: {kind: Deployment, name: guestbook-ui}
+      patch: |-
+        - op: replace
+          path: /spec/replicas
+          value: 4
+    - path: patches/port.yaml
+`,
+  });
+  assert.equal(snapshot.model.problems, []);
+  const spec = (key: string) => snapshot.model.templates.get(key)?.manifest.spec as Record<string, unknown> | undefined;
+  assert.is(spec('apps/v1/Deployment/default/kustomize-guestbook-ui')?.replicas, 4);
+  assert.is(spec('v1/Service/default/kustomize-guestbook-ui')?.type, 'NodePort');
+});
+
+test("a KustomizeUnit's patch file outside the unit's folder, or not in the commit, is refused at its line", async () => {
+  const file = 'kustomize-guestbook/flotilla-unit.yaml';
+  const options = (path: string) =>
+    `apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  patches:\n    - path: ${path}\n`;
+  const read = (text: string) =>
+    parseUnitOptions('kustomize', file, parseDocuments(file, new TextEncoder().encode(text)).documents).problems;
+  for (const outside of ['../policies/p.yaml', '/etc/passwd', 'sub/../../x.yaml', 'https://example.com/p.yaml']) {
+    const problems = read(options(outside));
+    assert.equal(
+      problems.map((p) => p.line),
+      [5],
+      outside,
+    );
+    assert.match(problems[0]!.message, /a patch file is read from the unit's folder/);
+    assert.match(problems[0]!.fix, /move the patch into kustomize-guestbook/);
+  }
+  assert.equal(read(options('./patches/../port.yaml')), [], 'a path that stays inside is taken');
+  assert.equal(
+    read(
+      'apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  patches:\n    - {path: a.yaml, patch: x}\n',
+    ).map((p) => p.message),
+    ['spec.patches[0] has both path and patch: kustomize takes one of them'],
+  );
+
+  const snapshot = await snapshotOf({ ...KUSTOMIZE_GUESTBOOK, [file]: options('patches/missing.yaml') });
+  const problem = snapshot.model.problems.find((p) => p.file === file);
+  assert.ok(problem, JSON.stringify(snapshot.model.problems));
+  assert.is(problem!.line, 5);
+  assert.is(
+    problem!.message,
+    'spec.patches[0].path names kustomize-guestbook/patches/missing.yaml, which is not a file of this commit',
+  );
+});
+
 test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
