@@ -70,6 +70,11 @@ export function applyKustomizeOptions(
     );
   // Argo CD adds them with no kustomize edit command: appended to the kustomization's own, which apply first.
   if (k.patches?.length) out.patches = [...(Array.isArray(out.patches) ? out.patches : []), ...k.patches];
+  if (k.components?.length) {
+    // `kustomize edit add component`: appended, each once.
+    const own = Array.isArray(out.components) ? out.components : [];
+    out.components = [...own, ...k.components.filter((c, i) => !own.includes(c) && k.components!.indexOf(c) === i)];
+  }
   return { kustomization: out, refused };
 }
 

@@ -129,7 +129,7 @@ export function detectUnits(
       const resolved = resolveRelative(dir, ref.path);
       const problem = (message: string, fix: string) =>
         out.problems.push({
-          file: c.marker,
+          file: ref.file ?? c.marker,
           line: ref.line,
           column: ref.column,
           code: 'INVALID_VALUE',

@@ -10,6 +10,8 @@ export interface KustomizationReference {
   folderAllowed: boolean;
   line: number;
   column: number;
+  /** The file that names it, where not the kustomization (a unit's flotilla-unit.yaml naming a component). */
+  file?: string;
 }
 
 export interface ParsedKustomization {

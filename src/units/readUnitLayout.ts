@@ -8,8 +8,8 @@ import type { GitRepo, TreeChange, TreeFile } from '../commits/types.ts';
 import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import type { Problem } from '../errors/problem.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
-import { detectUnits, markerTool, type UnitLayout } from './detectUnits.ts';
-import { parseKustomization } from './parseKustomization.ts';
+import { detectUnits, markerTool, resolveRelative, type UnitLayout } from './detectUnits.ts';
+import { parseKustomization, type KustomizationReference } from './parseKustomization.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
 import { resolveValueFile, valueFileInputs, type CommitEntry, type ValueFileRef } from './helmValueFiles.ts';
 import { parseUnitOptions, UNIT_OPTIONS_FILE } from './unitOptions.ts';
@@ -22,7 +22,7 @@ const LAYOUT_FILE = 'layout.json';
 /** Where `helm dependency build` records a chart's dependencies: it can name a `file://` one too. */
 const CHART_LOCK = 'Chart.lock';
 /** Bumped when detection changes what a layout holds: layouts saved before are computed again. */
-const LAYOUT_VERSION = 11;
+const LAYOUT_VERSION = 12;
 const layouts = new WeakMap<GitRepo, { tree: string; layout: UnitLayout }>();
 
 /**
@@ -94,7 +94,13 @@ async function computeLayout(
     UNIT_READ_LIMITS.maxFileBytes,
   );
   const decoder = new TextDecoder();
+  const optionComponents = await readOptionComponents(repo, files, markers);
   const parsed = (marker: string) => {
+    const named = parsedMarker(marker);
+    const extra = optionComponents.get(marker.slice(0, marker.lastIndexOf('/')));
+    return extra ? { ...named, references: [...named.references, ...extra] } : named;
+  };
+  const parsedMarker = (marker: string) => {
     const oid = files.get(marker)!.oid;
     // A link's blob is the path it points to, not a kustomization: refused, a base as much as a unit.
     if (files.get(marker)!.mode === SYMLINK)
@@ -208,6 +214,47 @@ async function readChartDependencies(
     if (stale) for (const d of deps) d.staleLock = stale;
   }
   return { deps: out, versions };
+}
+
+/**
+ * The components each Kustomize unit's flotilla-unit.yaml adds (spec.components), by folder, as references of its
+ * kustomization named at their lines of the options file: inputs of the unit like the kustomization's own. With
+ * ignoreMissingComponents, one the commit lacks is left out, as Argo CD leaves it out.
+ */
+async function readOptionComponents(
+  repo: GitRepo,
+  files: ReadonlyMap<string, TreeFile>,
+  markers: readonly string[],
+): Promise<Map<string, KustomizationReference[]>> {
+  const dirs = [...new Set(markers.filter((m) => m.includes('/')).map((m) => m.slice(0, m.lastIndexOf('/'))))].filter(
+    (dir) => files.has(`${dir}/${UNIT_OPTIONS_FILE}`),
+  );
+  const out = new Map<string, KustomizationReference[]>();
+  if (dirs.length === 0) return out;
+  const { blobs } = await readBlobsWithin(
+    repo,
+    dirs.map((dir) => files.get(`${dir}/${UNIT_OPTIONS_FILE}`)!.oid),
+    UNIT_READ_LIMITS.maxFileBytes,
+  );
+  const paths = [...files.keys()];
+  const exists = (p: string) => files.has(p) || paths.some((f) => f.startsWith(`${p}/`));
+  for (const dir of dirs) {
+    const optionsFile = `${dir}/${UNIT_OPTIONS_FILE}`;
+    const bytes = blobs.get(files.get(optionsFile)!.oid);
+    const doc = bytes ? parseDocuments(optionsFile, bytes).documents[0] : undefined;
+    const written = doc ? parseUnitOptions('kustomize', optionsFile, [doc]).options : undefined;
+    if (written?.tool !== 'kustomize' || !written.kustomize.components) continue;
+    const ignoreMissing = written.kustomize.ignoreMissingComponents === true;
+    const refs: KustomizationReference[] = [];
+    written.kustomize.components.forEach((path, i) => {
+      const resolved = resolveRelative(dir, path);
+      if (ignoreMissing && resolved !== undefined && !exists(resolved)) return;
+      const at = doc!.locate(['spec', 'components', i]);
+      refs.push({ path, folderAllowed: true, line: at.line, column: at.column, file: optionsFile });
+    });
+    if (refs.length > 0) out.set(dir, refs);
+  }
+  return out;
 }
 
 /**

@@ -499,7 +499,19 @@ async function runUnit(
           string,
           unknown
         > | null;
-        const edited = applyKustomizeOptions(kustomization ?? {}, k).kustomization;
+        // As Argo CD, a component the commit lacks is passed over when asked (the layout left it out of the inputs).
+        const components = k.ignoreMissingComponents
+          ? await asyncFilter(k.components ?? [], (c) =>
+              stat(path.join(target, c)).then(
+                () => true,
+                () => false,
+              ),
+            )
+          : k.components;
+        const edited = applyKustomizeOptions(kustomization ?? {}, {
+          ...k,
+          ...(components ? { components } : {}),
+        }).kustomization;
         await writeFile(file, stringify(edited, GO_YAML_DOCUMENT_OPTIONS));
       }
       // Each object of the output then names the file it came from, where its problems are reported.
@@ -635,6 +647,11 @@ async function runUnit(
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+async function asyncFilter<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept = await Promise.all(items.map(keep));
+  return items.filter((_, i) => kept[i]);
 }
 
 /** The output as the kustomize release of the version recorded writes it (kustomizeManagedBy.ts). */

@@ -75,6 +75,13 @@ export interface KustomizeOptions {
    * folder (`path`), with an optional target.
    */
   patches?: KustomizePatch[];
+  /**
+   * Components added to the kustomization's own (`kustomize edit add component`), relative to the unit's folder:
+   * kustomizations of kind Component in the commit, which become the unit's inputs.
+   */
+  components?: string[];
+  /** Components the commit lacks are passed over instead of holding the unit (Argo CD's option of that name). */
+  ignoreMissingComponents?: boolean;
 }
 
 /** A kustomize `patches` entry (Argo CD's KustomizePatch). */
@@ -135,6 +142,8 @@ const KUSTOMIZE_FIELDS = [
   'labelIncludeTemplates',
   'replicas',
   'patches',
+  'components',
+  'ignoreMissingComponents',
   'clusterAffinity',
 ] as const;
 
@@ -259,6 +268,8 @@ export function parseUnitOptions(
       (v) => Array.isArray(v) && v.every(isObj),
       'a list of patches ({patch, target} or {path, target}), as in a kustomization',
     ],
+    components: [(v) => isStringList(v) && v.every((c) => c !== ''), 'a list of paths of Component folders'],
+    ignoreMissingComponents: [(v) => typeof v === 'boolean', 'true or false'],
     labelWithoutSelector: [(v) => typeof v === 'boolean', 'true or false'],
     labelIncludeTemplates: [(v) => typeof v === 'boolean', 'true or false'],
     replicas: [

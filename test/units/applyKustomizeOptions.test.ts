@@ -154,4 +154,12 @@ test("patches are appended to the kustomization's own, which apply first, as Arg
   assert.equal(applyKustomizeOptions(GUESTBOOK, { patches: [added] }).patches, [added]);
 });
 
+test("components are appended to the kustomization's own, each once, as kustomize edit add component appends them", () => {
+  const out = applyKustomizeOptions(
+    { ...GUESTBOOK, components: ['../components/a'] },
+    { components: ['../components/a', '../components/b', '../components/b'] },
+  );
+  assert.equal(out.components, ['../components/a', '../components/b']);
+});
+
 test.run();

@@ -271,6 +271,54 @@ test("a KustomizeUnit's patch file outside the unit's folder, or not in the comm
   );
 });
 
+test("a KustomizeUnit's components are added to its kustomization and read from the commit, as Argo CD's kustomize edit add component does; one the commit lacks holds the unit at its line unless ignoreMissingComponents", async () => {
+  const component = {
+    'components/scaled/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1alpha1
+kind: Component
+patches:
+  - target: {kind: Deployment}
+    patch: |-
+      - {op: replace, path: /spec/replicas, value: 6}
+`,
+  };
+  const options = (list: string, extra = '') =>
+    `apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  components: ${list}\n${extra}`;
+  const replicas = (snapshot: Awaited<ReturnType<typeof snapshotOf>>) =>
+    (
+      snapshot.model.templates.get('apps/v1/Deployment/default/kustomize-guestbook-ui')?.manifest.spec as
+        | { replicas?: number }
+        | undefined
+    )?.replicas;
+  const added = await snapshotOf({
+    ...KUSTOMIZE_GUESTBOOK,
+    ...component,
+    'kustomize-guestbook/flotilla-unit.yaml': options('[../components/scaled]'),
+  });
+  assert.equal(added.model.problems, []);
+  assert.is(replicas(added), 6);
+
+  const missing = await snapshotOf({
+    ...KUSTOMIZE_GUESTBOOK,
+    ...component,
+    'kustomize-guestbook/flotilla-unit.yaml': options('[../components/scaled, ../components/gone]'),
+  });
+  const problem = missing.model.problems.find((p) => p.file === 'kustomize-guestbook/flotilla-unit.yaml');
+  assert.ok(problem, JSON.stringify(missing.model.problems));
+  assert.is(problem!.line, 4);
+  assert.match(problem!.message, /\.\.\/components\/gone is not in this commit/);
+
+  const ignored = await snapshotOf({
+    ...KUSTOMIZE_GUESTBOOK,
+    ...component,
+    'kustomize-guestbook/flotilla-unit.yaml': options(
+      '[../components/scaled, ../components/gone]',
+      '  ignoreMissingComponents: true\n',
+    ),
+  });
+  assert.equal(ignored.model.problems, []);
+  assert.is(replicas(ignored), 6);
+});
+
 test("a chart's test hooks are left out, as helm install leaves them to helm test", async () => {
   const snapshot = await snapshotOf({
     ...helmGuestbook(1),
