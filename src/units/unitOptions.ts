@@ -313,8 +313,9 @@ export function parseUnitOptions(
     });
     (out.fileParameters as { name: string; path: string }[] | undefined)?.forEach((p, i) => {
       // Read from the chart's folder, which the unit copies out of the commit whole: a path elsewhere is not there.
-      const parts = p.path.split('/');
-      if (p.path === '' || p.path.startsWith('/') || parts.includes('..') || parts.includes('.'))
+      // Written as Argo CD takes it, relative to the chart's folder (`./files/app.conf` too).
+      const resolved = p.path.startsWith('/') || remoteReason(p.path) ? undefined : resolveRelative(dir, p.path);
+      if (resolved === undefined || !resolved.startsWith(`${dir}/`))
         problem(
           ['spec', 'fileParameters', i, 'path'],
           'INVALID_VALUE',

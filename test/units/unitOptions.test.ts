@@ -451,6 +451,37 @@ spec:
     ],
   );
   assert.match(problems[1]!.fix, "move the file into the chart's folder");
+  for (const outside of ['/etc/hostname', 'files/../../shared/app.conf', '.', 'https://example.com/app.conf'])
+    assert.equal(
+      parseUnitOptions(
+        'helm',
+        file,
+        parseDocuments(
+          file,
+          new TextEncoder().encode(
+            `apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  fileParameters:\n    - {name: conf, path: "${outside}"}\n`,
+          ),
+        ).documents,
+      ).problems.map((p) => p.line),
+      [5],
+      outside,
+    );
+});
+
+test("a file parameter's path is taken as Argo CD takes it, relative to the chart's folder, ./ and all", async () => {
+  const snapshot = await snapshotOf({
+    ...helmGuestbook(1),
+    'helm-guestbook/files/app.conf': 'listen 8080\n',
+    'helm-guestbook/templates/config.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  conf: {{ .Values.conf | quote }}\n',
+    'helm-guestbook/flotilla-unit.yaml':
+      'apiVersion: flotilla.io/v1alpha1\nkind: HelmUnit\nspec:\n  fileParameters:\n    - {name: conf, path: ./files/../files/app.conf}\n',
+  });
+  assert.equal(snapshot.model.problems, []);
+  const config = [...snapshot.model.templates.values()].find(
+    (t) => (t.manifest.metadata as { name?: string } | undefined)?.name === 'app-config',
+  );
+  assert.equal(config?.manifest.data, { conf: 'listen 8080\n' });
 });
 
 test('a file parameter reads only the one file of the chart it names, whatever its name and path hold', async () => {
