@@ -350,7 +350,11 @@ export function parseUnitOptions(
       );
   }
   // Argo CD passes both flags to kustomize edit add label only when there are labels, and kustomize refuses this one alone.
-  if (out.labelIncludeTemplates === true && out.labelWithoutSelector !== true && out.commonLabels !== undefined)
+  if (
+    out.labelIncludeTemplates === true &&
+    out.labelWithoutSelector !== true &&
+    Object.keys((out.commonLabels as object | undefined) ?? {}).length > 0
+  )
     problem(
       ['spec', 'labelIncludeTemplates'],
       'INVALID_VALUE',

@@ -212,6 +212,12 @@ test("a KustomizeUnit's labelWithoutSelector leaves a Deployment's selector alon
       ],
     ],
   );
+  const noLabels = `apiVersion: flotilla.io/v1alpha1\nkind: KustomizeUnit\nspec:\n  commonLabels: {}\n  labelIncludeTemplates: true\n`;
+  assert.equal(
+    parseUnitOptions('kustomize', file, parseDocuments(file, new TextEncoder().encode(noLabels)).documents).problems,
+    [],
+    'without labels Argo CD runs no kustomize edit add label, so the flag alone is no error',
+  );
 });
 
 test("a KustomizeUnit's patches apply after the kustomization's own, inline or from a file of the unit's folder, as Argo CD adds them", async () => {
