@@ -18,6 +18,7 @@ export interface KubeViolation {
     | 'FieldValueInvalid'
     | 'FieldValueNotSupported'
     | 'FieldValueDuplicate'
+    | 'FieldValueNotFound'
     | 'FieldValueForbidden'
     | 'FieldValueTooMany'
     | 'FieldValueTooLong';
@@ -62,6 +63,7 @@ export const notSupported = (at: At, value: unknown, supported: readonly string[
   );
 export const duplicate = (at: At, value: unknown, raw?: string) =>
   violation(at, 'FieldValueDuplicate', `Duplicate value: ${raw ?? shown(value)}`);
+export const notFound = (at: At, value: unknown) => violation(at, 'FieldValueNotFound', `Not found: ${shown(value)}`);
 export const forbidden = (at: At, detail: string) => violation(at, 'FieldValueForbidden', `Forbidden: ${detail}`);
 export const tooLong = (at: At, most: number) =>
   violation(at, 'FieldValueTooLong', `Too long: may not be more than ${most} bytes`);

@@ -3,7 +3,7 @@
 // back with the same defaults as a Pod; SetDefaults_Pod's extras apply to Pods only.
 
 import { canonicalQuantity, canonicalResourceList } from '../../quantities/canonicalQuantity.ts';
-import { VOLUME_SOURCES } from './volumeSources.ts';
+import { VOLUME_SOURCES } from '../../kubeValidation/volumeSources.ts';
 
 type Json = any;
 

@@ -1,0 +1,318 @@
+import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.ts';
+import {
+  dns1123LabelProblems,
+  dns1123SubdomainProblems,
+  duplicate,
+  forbidden,
+  invalid,
+  isSet,
+  keyed,
+  type KubeViolation,
+  list,
+  notFound,
+  notSupported,
+  portNameProblems,
+  portNumberProblem,
+  portNumOrNameViolations,
+  required,
+} from './fieldViolations.ts';
+import { VOLUME_SOURCES } from './volumeSources.ts';
+
+// What kube-apiserver 1.32 refuses in a pod spec (pkg/apis/core/validation ValidatePodSpec and the container,
+// volume, env, probe, resource and topology-spread checks it calls), in its field paths and words. Pure, shared by
+// the member emulator (its 422s) and `flotilla validate` (a template's pod template, refused by Karmada's API
+// server, a kube-apiserver). The API server validates defaulted objects (podSpecDefaults.ts); a field these rules
+// read that it defaults is read as its default when unset, so a template from Git validates as it would be stored
+// without the cost of copying and defaulting it on every render.
+
+// biome-ignore lint/suspicious/noExplicitAny: an API object of any shape, as the API server decodes it; each rule reads the fields it checks
+type Json = any;
+type Path = (string | number)[];
+
+const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+const ENV_FIELD_PATHS = [
+  'metadata.annotations',
+  'metadata.labels',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.serviceAccountName',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
+];
+const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+const SECCOMP_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
+const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
+
+/** Violations of `spec` (a PodSpec) sitting at `at`, e.g. ['spec', 'template', 'spec']. */
+export function podSpecViolations(spec: Json, at: Path): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  const volumes = new Set<string>();
+  list(spec?.volumes).forEach((volume, i) => {
+    const where = [...at, 'volumes', i];
+    errors.push(...nameViolations([...where, 'name'], volume?.name, dns1123LabelProblems));
+    if (volume?.name && volumes.has(volume.name)) errors.push(duplicate([...where, 'name'], volume.name));
+    if (volume?.name) volumes.add(volume.name);
+    // None is an emptyDir (SetDefaults_Volume), so "must specify a volume type" is never reached from v1.
+    const sources = VOLUME_SOURCES.filter((s) => isSet(volume?.[s]));
+    for (const extra of sources.slice(1))
+      errors.push(forbidden([...where, extra], 'may not specify more than 1 volume type'));
+    for (const source of ['secret', 'configMap']) {
+      const mode = volume?.[source]?.defaultMode;
+      if (isSet(mode) && !(Number.isInteger(mode) && mode >= 0 && mode <= 0o777))
+        errors.push(
+          invalid(
+            [...where, source, 'defaultMode'],
+            mode,
+            'must be a number between 0 and 0777 (octal), both inclusive',
+          ),
+        );
+    }
+    if (volume?.secret && !volume.secret.secretName) errors.push(required([...where, 'secret', 'secretName']));
+  });
+
+  const containers = list(spec?.containers);
+  if (containers.length === 0) errors.push(required([...at, 'containers']));
+  const names = new Set<string>();
+  for (const [kind, group] of [
+    ['initContainers', list(spec?.initContainers)],
+    ['containers', containers],
+  ] as const) {
+    group.forEach((container, i) => {
+      const where = [...at, kind, i];
+      errors.push(...nameViolations([...where, 'name'], container?.name, dns1123LabelProblems));
+      if (container?.name && names.has(container.name)) errors.push(duplicate([...where, 'name'], container.name));
+      if (container?.name) names.add(container.name);
+      errors.push(...containerViolations(container, where, volumes, kind === 'containers'));
+    });
+  }
+
+  if (isSet(spec?.restartPolicy) && !['Always', 'OnFailure', 'Never'].includes(spec.restartPolicy))
+    errors.push(notSupported([...at, 'restartPolicy'], spec.restartPolicy, ['Always', 'OnFailure', 'Never']));
+  if (isSet(spec?.terminationGracePeriodSeconds) && spec.terminationGracePeriodSeconds < 0)
+    errors.push(
+      invalid(
+        [...at, 'terminationGracePeriodSeconds'],
+        spec.terminationGracePeriodSeconds,
+        'must be greater than or equal to 0',
+      ),
+    );
+  if (spec?.serviceAccountName)
+    for (const p of dns1123SubdomainProblems(spec.serviceAccountName))
+      errors.push(invalid([...at, 'serviceAccountName'], spec.serviceAccountName, p));
+  errors.push(
+    ...seccompViolations(spec?.securityContext?.seccompProfile, [...at, 'securityContext', 'seccompProfile']),
+  );
+  errors.push(...topologySpreadViolations(list(spec?.topologySpreadConstraints), [...at, 'topologySpreadConstraints']));
+  return errors;
+}
+
+function nameViolations(path: Path, name: unknown, problems: (s: string) => string[]): KubeViolation[] {
+  if (typeof name !== 'string' || name === '') return [required(path)];
+  return problems(name).map((p) => invalid(path, name, p));
+}
+
+function containerViolations(container: Json, at: Path, volumes: Set<string>, regular: boolean) {
+  const errors: KubeViolation[] = [];
+  if (!container?.image) errors.push(required([...at, 'image']));
+  const portNames = new Set<string>();
+  list(container?.ports).forEach((port, i) => {
+    const where = [...at, 'ports', i];
+    if (isSet(port?.name)) {
+      for (const p of portNameProblems(String(port.name))) errors.push(invalid([...where, 'name'], port.name, p));
+      if (portNames.has(port.name)) errors.push(duplicate([...where, 'name'], port.name));
+      portNames.add(port.name);
+    }
+    const problem = portNumberProblem(port?.containerPort);
+    if (!isSet(port?.containerPort)) errors.push(required([...where, 'containerPort']));
+    else if (problem) errors.push(invalid([...where, 'containerPort'], port.containerPort, problem));
+    if (isSet(port?.protocol) && !PROTOCOLS.includes(port.protocol))
+      errors.push(notSupported([...where, 'protocol'], port.protocol, PROTOCOLS));
+  });
+  list(container?.env).forEach((env, i) => errors.push(...envViolations(env, [...at, 'env', i])));
+  const mountPaths = new Set<string>();
+  list(container?.volumeMounts).forEach((mount, i) => {
+    const where = [...at, 'volumeMounts', i];
+    if (!mount?.name) errors.push(required([...where, 'name']));
+    else if (!volumes.has(mount.name)) errors.push(notFound([...where, 'name'], mount.name));
+    if (!mount?.mountPath) errors.push(required([...where, 'mountPath']));
+    else if (mountPaths.has(mount.mountPath))
+      errors.push(invalid([...where, 'mountPath'], mount.mountPath, 'must be unique'));
+    if (mount?.mountPath) mountPaths.add(mount.mountPath);
+  });
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    if (!isSet(container?.[probe])) continue;
+    // Init containers take probes only as sidecars (restartPolicy Always); anything else is forbidden there.
+    if (!regular && container.restartPolicy !== 'Always') {
+      errors.push(forbidden([...at, probe], 'may not be set for init containers without restartPolicy=Always'));
+      continue;
+    }
+    errors.push(...probeViolations(container[probe], [...at, probe], probe !== 'readinessProbe'));
+  }
+  if (container?.resources?.requests || container?.resources?.limits)
+    errors.push(...resourceViolations(container.resources, [...at, 'resources']));
+  if (isSet(container?.securityContext?.seccompProfile))
+    errors.push(
+      ...seccompViolations(container.securityContext.seccompProfile, [...at, 'securityContext', 'seccompProfile']),
+    );
+  return errors;
+}
+
+function envViolations(env: Json, at: Path): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  // RelaxedEnvironmentVariableValidation (on by default since 1.32): printable ASCII other than '='.
+  if (!env?.name) errors.push(required([...at, 'name']));
+  else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(env.name))
+    errors.push(
+      invalid(
+        [...at, 'name'],
+        env.name,
+        "a valid environment variable name must consist only of printable ASCII characters other than '='",
+      ),
+    );
+  if (!isSet(env?.valueFrom)) return errors;
+  const from = env.valueFrom;
+  const sources = ENV_SOURCES.filter((s) => isSet(from[s]));
+  if (env.value) errors.push(invalid([...at, 'valueFrom'], '', 'may not be specified when `value` is not empty'));
+  if (sources.length === 0)
+    errors.push(
+      invalid(
+        [...at, 'valueFrom'],
+        '',
+        'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+      ),
+    );
+  if (sources.length > 1)
+    errors.push(invalid([...at, 'valueFrom'], '', 'may not have more than one field specified at a time'));
+  const fieldPath = from.fieldRef?.fieldPath;
+  if (isSet(from.fieldRef)) {
+    if (!fieldPath) errors.push(required([...at, 'valueFrom', 'fieldRef', 'fieldPath']));
+    else {
+      const base = String(fieldPath).replace(/\[.*\]$/, '');
+      if (!ENV_FIELD_PATHS.includes(base))
+        errors.push(notSupported([...at, 'valueFrom', 'fieldRef', 'fieldPath'], fieldPath, ENV_FIELD_PATHS));
+    }
+  }
+  for (const ref of ['configMapKeyRef', 'secretKeyRef']) {
+    if (!isSet(from[ref])) continue;
+    if (!from[ref].name) errors.push(required([...at, 'valueFrom', ref, 'name']));
+    if (!from[ref].key) errors.push(required([...at, 'valueFrom', ref, 'key']));
+  }
+  return errors;
+}
+
+function probeViolations(probe: Json, at: Path, singleSuccess: boolean): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  const handlers = PROBE_HANDLERS.filter((h) => isSet(probe?.[h]));
+  if (handlers.length === 0) errors.push(required(at, 'must specify a handler type'));
+  for (const extra of handlers.slice(1))
+    errors.push(forbidden([...at, extra], 'may not specify more than 1 handler type'));
+  if (isSet(probe?.httpGet)) errors.push(...portNumOrNameViolations([...at, 'httpGet', 'port'], probe.httpGet.port));
+  if (isSet(probe?.tcpSocket))
+    errors.push(...portNumOrNameViolations([...at, 'tcpSocket', 'port'], probe.tcpSocket.port));
+  for (const field of [
+    'initialDelaySeconds',
+    'timeoutSeconds',
+    'periodSeconds',
+    'successThreshold',
+    'failureThreshold',
+  ]) {
+    if (isSet(probe?.[field]) && probe[field] < 0)
+      errors.push(invalid([...at, field], probe[field], 'must be greater than or equal to 0'));
+  }
+  // An unset or 0 successThreshold is defaulted to 1.
+  if (singleSuccess && isSet(probe?.successThreshold) && probe.successThreshold !== 0 && probe.successThreshold !== 1)
+    errors.push(invalid([...at, 'successThreshold'], probe.successThreshold, 'must be 1'));
+  return errors;
+}
+
+function resourceViolations(resources: Json, at: Path): KubeViolation[] {
+  const requests = resources?.requests;
+  const limits = resources?.limits;
+  if (!requests && !limits) return [];
+  const errors: KubeViolation[] = [];
+  const limitValues: Record<string, bigint | undefined> = {};
+  for (const kind of ['requests', 'limits'] as const) {
+    for (const name in resources[kind] ?? {}) {
+      const value = resources[kind][name];
+      const q = parseQuantity(value as string);
+      const milli = q ? quantityMilliValue(q) : undefined;
+      if (kind === 'limits') limitValues[name] = milli;
+      if (milli === undefined)
+        errors.push(
+          invalid(
+            keyed([...at, kind], name),
+            value,
+            'must match the regex ^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$',
+          ),
+        );
+      else if (milli < 0n)
+        errors.push(invalid(keyed([...at, kind], name), value, 'must be greater than or equal to 0'));
+    }
+  }
+  // Checked first, as ValidateResourceRequirements compares each request before reading the quantities alone.
+  const comparisons: KubeViolation[] = [];
+  for (const name in requests ?? {}) {
+    if (limitValues[name] === undefined) continue;
+    const q = parseQuantity(requests[name] as string);
+    if (q && quantityMilliValue(q) > (limitValues[name] as bigint))
+      comparisons.push(
+        invalid(
+          [...at, 'requests'],
+          String(requests[name]),
+          `must be less than or equal to ${name} limit of ${limits[name]}`,
+        ),
+      );
+  }
+  return [...comparisons, ...errors];
+}
+
+function seccompViolations(profile: Json, at: Path): KubeViolation[] {
+  if (!isSet(profile)) return [];
+  if (!SECCOMP_TYPES.includes(profile.type)) return [notSupported([...at, 'type'], profile.type ?? '', SECCOMP_TYPES)];
+  if (profile.type === 'Localhost' && !profile.localhostProfile)
+    return [required([...at, 'localhostProfile'], 'must be set when seccomp type is Localhost')];
+  if (profile.type !== 'Localhost' && profile.localhostProfile)
+    return [
+      invalid([...at, 'localhostProfile'], profile.localhostProfile, 'can only be set when seccomp type is Localhost'),
+    ];
+  return [];
+}
+
+function topologySpreadViolations(constraints: Json[], at: Path): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  const seen = new Set<string>();
+  constraints.forEach((c, i) => {
+    const where = [...at, i];
+    if (!(Number.isInteger(c?.maxSkew) && c.maxSkew > 0))
+      errors.push(invalid([...where, 'maxSkew'], c?.maxSkew ?? 0, 'must be greater than zero'));
+    if (!c?.topologyKey) errors.push(required([...where, 'topologyKey'], 'can not be empty'));
+    if (!WHEN_UNSATISFIABLE.includes(c?.whenUnsatisfiable))
+      errors.push(notSupported([...where, 'whenUnsatisfiable'], c?.whenUnsatisfiable ?? '', WHEN_UNSATISFIABLE));
+    const pair = `{${c?.topologyKey}, ${c?.whenUnsatisfiable}}`;
+    if (seen.has(pair)) errors.push(duplicate(where, pair));
+    seen.add(pair);
+    if (isSet(c?.minDomains) && !(Number.isInteger(c.minDomains) && c.minDomains > 0))
+      errors.push(invalid([...where, 'minDomains'], c.minDomains, 'must be greater than 0'));
+    if (isSet(c?.minDomains) && c?.whenUnsatisfiable !== 'DoNotSchedule')
+      errors.push(
+        invalid(
+          [...where, 'minDomains'],
+          c.minDomains,
+          'can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway',
+        ),
+      );
+    const selected = new Set(Object.keys(c?.labelSelector?.matchLabels ?? {}));
+    list(c?.matchLabelKeys).forEach((key, k) => {
+      if (selected.has(key))
+        errors.push(invalid([...where, 'matchLabelKeys', k], key, 'exists in both matchLabelKeys and labelSelector'));
+    });
+    if (list(c?.matchLabelKeys).length > 0 && !isSet(c?.labelSelector))
+      errors.push(forbidden([...where, 'matchLabelKeys'], 'must not be specified when labelSelector is not set'));
+  });
+  return errors;
+}
