@@ -25,6 +25,8 @@ import { applyApiserverDefaults } from './applyApiserverDefaults.ts';
 import { validateWorkloadNumbers } from './schema/validateWorkloadNumbers.ts';
 import { validateBatchKinds } from './schema/validateBatchKinds.ts';
 import { validateBuiltinKinds } from './schema/validateBuiltinKinds.ts';
+import { validateWorkloadKinds } from './schema/validateWorkloadKinds.ts';
+import type { SchemaIssue } from './schema/validateAgainstSchema.ts';
 import { IGNORE_FILE } from './selectConfigFiles.ts';
 import { validateKarmadaKnownFields, validateKnownFields } from './schema/validateKnownFields.ts';
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
@@ -275,21 +277,14 @@ export function classifyDocuments(
         out.broken.push({ ...ref, namespace: namespace ?? 'default' }); // keeps what it rendered before
         continue;
       }
+      const meta = validateObjectMeta(obj);
       const numbers = [
-        ...validateObjectMeta(obj),
+        ...meta,
         ...(ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'FederatedHPA'
           ? [...validateKarmadaKnownFields(obj), ...validateFederatedHpa(obj)]
           : ref.apiVersion === AUTOSCALING_API_VERSION && ref.kind === 'CronFederatedHPA'
             ? [...validateKarmadaKnownFields(obj), ...validateCronFederatedHpa(obj)]
-            : [
-                ...validateKnownFields(obj),
-                ...validateWorkloadNumbers(obj),
-                ...validateBatchKinds(obj),
-                ...validateBuiltinKinds(obj),
-                ...validateStringFields(obj),
-                ...validateBytesFields(obj),
-                ...validateQuantities(obj),
-              ]),
+            : builtinKindIssues(obj, meta.length === 0)),
       ];
       for (const issue of numbers) problem(issue.path, issue.code, issue.message, issue.fix);
       if (numbers.length > 0) {
@@ -353,6 +348,33 @@ export function classifyDocuments(
 }
 
 /** A namespaced policy without metadata.namespace lands in `default`, as kubectl sends it. */
+/**
+ * A built-in kind's issues. The workload rules read a template as the API server decodes it, so they run only when
+ * it decodes and its metadata is valid: a field of the wrong type or an unparsable quantity is refused before
+ * validation, alone, and a template's own metadata errors come first.
+ */
+function builtinKindIssues(obj: Record<string, unknown>, metaValid: boolean): SchemaIssue[] {
+  const knownFields = validateKnownFields(obj);
+  const numbers = validateWorkloadNumbers(obj);
+  const batch = validateBatchKinds(obj);
+  const builtin = validateBuiltinKinds(obj);
+  const strings = validateStringFields(obj);
+  const bytes = validateBytesFields(obj);
+  const quantities = validateQuantities(obj);
+  const decodes =
+    metaValid && knownFields.length + numbers.length + strings.length + bytes.length + quantities.length === 0;
+  return [
+    ...knownFields,
+    ...numbers,
+    ...batch,
+    ...builtin,
+    ...strings,
+    ...bytes,
+    ...quantities,
+    ...(decodes ? validateWorkloadKinds(obj) : []),
+  ];
+}
+
 function withPolicyNamespace<P extends OverridePolicy | PropagationPolicy>(policy: P): P {
   if (policy.kind.startsWith('Cluster') || policy.metadata.namespace) return policy;
   return { ...policy, metadata: { ...policy.metadata, namespace: 'default' } };

@@ -21,7 +21,8 @@ items:
     metadata:
       name: web
     spec:
-      template: {}
+      selector: {matchLabels: {app: web}}
+      template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: web}]}}
   - apiVersion: v1
     kind: Service
     metadata:
@@ -30,7 +31,7 @@ items:
       ports: [{port: 80}]
 `);
   assert.equal(out.problems, []);
-  assert.equal(brief(out), ['apps/v1 Deployment web @4', 'v1 Service web @10']);
+  assert.equal(brief(out), ['apps/v1 Deployment web @4', 'v1 Service web @11']);
   assert.is(out.templates[0]!.source.column, 5);
 });
 

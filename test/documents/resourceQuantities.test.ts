@@ -60,7 +60,7 @@ spec:
       image: a
       resources:
         requests: {cpu: 0.5, memory: 1e9, ephemeral-storage: 1Ki, nvidia.com/gpu: 1}
-        limits: {cpu: "2", memory: 512Mi, hugepages-2Mi: 100M}
+        limits: {cpu: "2", memory: 1Gi, hugepages-2Mi: 100M}
 `,
   );
   assert.equal(file.problems, []);

@@ -1,0 +1,61 @@
+// A workload template kube-apiserver refuses (kubeValidation/appsRules.ts and podSpecRules.ts): Karmada's API server
+// is one, so it refuses the template at creation, and nothing propagates. The rules read the fields the API server
+// defaults before validating (a Deployment's strategy, its progressDeadlineSeconds, a pod's restartPolicy, a probe's
+// successThreshold, a volume's source) as defaulted when unset, so the template is read in place, never copied.
+import { workloadViolations } from '../../kubeValidation/appsRules.ts';
+import type { KubeViolation } from '../../kubeValidation/fieldViolations.ts';
+import type { SchemaIssue } from './validateAgainstSchema.ts';
+
+/** The group each workload kind's rules name it by, keyed by apiVersion/kind. */
+const WORKLOAD_KINDS: ReadonlyMap<string, string> = new Map([
+  ['apps/v1/Deployment', 'apps'],
+  ['apps/v1/StatefulSet', 'apps'],
+  ['apps/v1/DaemonSet', 'apps'],
+  ['apps/v1/ReplicaSet', 'apps'],
+  ['v1/ReplicationController', ''],
+  ['v1/Pod', ''],
+  ['v1/PodTemplate', ''],
+  ['batch/v1/Job', 'batch'],
+  ['batch/v1/CronJob', 'batch'],
+]);
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Issues of a workload template's spec and pod template; none for any other kind. */
+export function validateWorkloadKinds(manifest: Record<string, unknown>): SchemaIssue[] {
+  const kind = String(manifest.kind);
+  const group = WORKLOAD_KINDS.get(`${String(manifest.apiVersion)}/${kind}`);
+  if (group === undefined || !isObject(kind === 'PodTemplate' ? manifest.template : manifest.spec)) return [];
+  return workloadViolations(group, kind, manifest).map(asIssue);
+}
+
+function asIssue(v: KubeViolation): SchemaIssue {
+  return {
+    path: v.path,
+    code: 'INVALID_VALUE',
+    message: `kube-apiserver refuses this field: ${v.field}: ${v.detail}`,
+    fix: fixFor(v),
+  };
+}
+
+function fixFor(v: KubeViolation): string {
+  const field = v.path.at(-1);
+  const parent = v.path.at(-2);
+  if (v.field.endsWith('template.metadata.labels'))
+    return 'give the pod template every label spec.selector requires, or change spec.selector to select them';
+  if (field === 'selector') return 'select the pod template by at least one of its labels (spec.selector.matchLabels)';
+  if (field === 'name' && v.type === 'FieldValueDuplicate')
+    return parent === 'volumes'
+      ? 'give each volume its own name'
+      : 'give each container and init container of the pod its own name';
+  if (field === 'name' && parent === 'volumeMounts' && v.type === 'FieldValueNotFound')
+    return 'mount a volume the pod spec declares in volumes, or add one of that name';
+  if (field === 'containerPort') return 'use a port number between 1 and 65535';
+  if (field === 'image') return 'set the container image';
+  if (field === 'restartPolicy') return 'set restartPolicy to Always, or remove it (Always is the default)';
+  if (v.detail.includes('must specify a handler type'))
+    return 'give the probe one handler: exec, httpGet, tcpSocket or grpc';
+  if (v.detail.includes('less than or equal to') && v.detail.includes('limit of'))
+    return 'request no more of a resource than its limit';
+  return `change ${v.field} so that kube-apiserver admits it (${v.detail})`;
+}
