@@ -230,6 +230,24 @@ function probeViolations(probe: Json, at: Path, singleSuccess: boolean): KubeVio
   return errors;
 }
 
+/**
+ * A quantity's milli value, remembered by its text: a fleet's containers repeat a handful of values ("100m", "128Mi"),
+ * and parsing each into BigInts was most of a Deployment's validation. Bounded: emptied when it grows past the cap.
+ */
+const milliByText = new Map<string, bigint | undefined>();
+const MILLI_CACHE_MAX = 4096;
+
+function milliValue(value: unknown): bigint | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const key = typeof value === 'number' ? `#${value}` : value;
+  if (milliByText.has(key)) return milliByText.get(key);
+  const q = parseQuantity(value);
+  const milli = q ? quantityMilliValue(q) : undefined;
+  if (milliByText.size >= MILLI_CACHE_MAX) milliByText.clear();
+  milliByText.set(key, milli);
+  return milli;
+}
+
 function resourceViolations(resources: Json, at: Path): KubeViolation[] {
   const requests = resources?.requests;
   const limits = resources?.limits;
@@ -239,8 +257,7 @@ function resourceViolations(resources: Json, at: Path): KubeViolation[] {
   for (const kind of ['requests', 'limits'] as const) {
     for (const name in resources[kind] ?? {}) {
       const value = resources[kind][name];
-      const q = parseQuantity(value as string);
-      const milli = q ? quantityMilliValue(q) : undefined;
+      const milli = milliValue(value);
       if (kind === 'limits') limitValues[name] = milli;
       if (milli === undefined)
         errors.push(
@@ -258,8 +275,8 @@ function resourceViolations(resources: Json, at: Path): KubeViolation[] {
   const comparisons: KubeViolation[] = [];
   for (const name in requests ?? {}) {
     if (limitValues[name] === undefined) continue;
-    const q = parseQuantity(requests[name] as string);
-    if (q && quantityMilliValue(q) > (limitValues[name] as bigint))
+    const request = milliValue(requests[name]);
+    if (request !== undefined && request > (limitValues[name] as bigint))
       comparisons.push(
         invalid(
           [...at, 'requests'],
