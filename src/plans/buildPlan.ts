@@ -263,11 +263,16 @@ function schedulingNote(ref: string, e: TemplateExplanation | undefined): Schedu
     ];
   }
   if (e.held) return [{ ref, status: 'Held', message: e.held, clusters: [] }];
-  const clusters = (e.schedule?.explanation ?? []).map((x) =>
-    x.outcome === 'filtered'
-      ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.detail ?? x.reason}` }
-      : { cluster: x.cluster, outcome: x.outcome, replicas: x.replicas, why: x.why },
-  );
+  // Placed by a controller other than the scheduler (namespace sync, a FederatedResourceQuota's sync): the clusters
+  // it went to are the explanation, each for the reason its controller gives.
+  const placedAside = !e.schedule && !e.requiredBy?.length && e.clusters.length > 0;
+  const clusters = placedAside
+    ? e.clusters.map((c) => ({ cluster: c.name, outcome: 'selected', why: e.policyReason }))
+    : (e.schedule?.explanation ?? []).map((x) =>
+        x.outcome === 'filtered'
+          ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.detail ?? x.reason}` }
+          : { cluster: x.cluster, outcome: x.outcome, replicas: x.replicas, why: x.why },
+      );
   const message = e.schedule
     ? `${e.schedule.message}${e.schedule.detail ? ` (${e.schedule.detail})` : ''}`
     : e.requiredBy?.length
@@ -283,7 +288,7 @@ function schedulingNote(ref: string, e: TemplateExplanation | undefined): Schedu
     {
       ref,
       ...(e.policy ? { policy: e.policy } : {}),
-      status: e.schedule?.status ?? (e.requiredBy?.length ? 'Dependency' : 'NotScheduled'),
+      status: e.schedule?.status ?? (e.requiredBy?.length ? 'Dependency' : placedAside ? 'Placed' : 'NotScheduled'),
       message: governed ? (message ? `${message}; ${governed}` : governed) : message,
       clusters,
     },

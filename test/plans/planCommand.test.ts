@@ -276,4 +276,26 @@ test('an unknown revision is an error with a code, not a plan', async () => {
   }
 });
 
+test("a plan names the clusters a FederatedResourceQuota's ResourceQuota goes to, placed by its sync controller, not as unscheduled", async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    repo.git(['checkout', '-q', '-b', 'feature']);
+    writeWorkTree(repo, {
+      'quotas/team.yaml':
+        'apiVersion: policy.karmada.io/v1alpha1\nkind: FederatedResourceQuota\nmetadata: {name: team, namespace: default}\nspec:\n  overall: {cpu: "4"}\n  staticAssignments:\n    - {clusterName: member1, hard: {cpu: "1"}}\n    - {clusterName: member2, hard: {cpu: "2"}}\n',
+    });
+    commitAll(repo, 'A quota for the team');
+    const plan = await readPlan(await openRepo(repo.path), { base: 'main', head: 'feature' });
+    const note = plan.scheduling.find((n) => n.ref === 'v1/ResourceQuota/default/team');
+    assert.is(note?.status, 'Placed');
+    assert.equal(
+      note?.clusters.map((c) => `${c.cluster} ${c.outcome}`),
+      ['member1 selected', 'member2 selected'],
+    );
+    assert.match(note?.clusters[0]?.why ?? '', 'FederatedResourceQuota default/team');
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test.run();
