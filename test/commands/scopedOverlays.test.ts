@@ -83,7 +83,7 @@ test('scoped overlays render, explain, plan and verify per cluster through the C
   );
   assert.match(
     narrow.stdout,
-    /Namespace podinfo: NotScheduled — .* only to the clusters the clusterAffinity of units apps\/production, apps\/staging selects/,
+    /Namespace podinfo: Placed — .* only to the clusters the clusterAffinity of units apps\/production, apps\/staging selects/,
   );
 
   // Merged: sync renders it, and verify replays every render byte for byte.
