@@ -3,6 +3,7 @@ import {
   dns1123LabelProblems,
   dns1123SubdomainProblems,
   duplicate,
+  fieldOf,
   forbidden,
   invalid,
   isSet,
@@ -44,6 +45,11 @@ const ENV_FIELD_PATHS = [
   'status.podIPs',
 ];
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
+const HTTP_HEADER_NAME = /^[-A-Za-z0-9]+$/;
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const SECCOMP_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
@@ -75,21 +81,46 @@ export function podSpecViolations(spec: Json, at: Path): KubeViolation[] {
     if (volume?.secret && !volume.secret.secretName) errors.push(required([...where, 'secret', 'secretName']));
   });
 
+  // SetDefaults_PodSpec: a pod that sets none is given 30 seconds to stop, the bound of a preStop sleep.
+  const gracePeriod = typeof spec?.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
+  // Regular containers first, then init containers, as ValidatePodSpec reports them: a name an init container shares
+  // with a regular one is the init container's duplicate.
   const containers = list(spec?.containers);
-  if (containers.length === 0) errors.push(required([...at, 'containers']));
+  const containersAt = [...at, 'containers'];
+  if (containers.length === 0) errors.push(required(containersAt));
   const names = new Set<string>();
-  for (const [kind, group] of [
-    ['initContainers', list(spec?.initContainers)],
-    ['containers', containers],
-  ] as const) {
-    group.forEach((container, i) => {
-      const where = [...at, kind, i];
-      errors.push(...nameViolations([...where, 'name'], container?.name, dns1123LabelProblems));
-      if (container?.name && names.has(container.name)) errors.push(duplicate([...where, 'name'], container.name));
-      if (container?.name) names.add(container.name);
-      errors.push(...containerViolations(container, where, volumes, kind === 'containers'));
-    });
-  }
+  containers.forEach((container, i) => {
+    const where = [...containersAt, i];
+    errors.push(...containerCommonViolations(container, where, volumes));
+    const name = container?.name ?? '';
+    if (names.has(name)) errors.push(duplicate([...where, 'name'], name));
+    names.add(name);
+    errors.push(...handlerFieldViolations(container, where, gracePeriod));
+    if (isSet(container?.restartPolicy))
+      errors.push(forbidden([...where, 'restartPolicy'], 'may not be set for non-init containers'));
+  });
+  // Regular containers run together, so no two may claim one host port.
+  errors.push(...hostPortViolations(containers, containersAt, 0));
+  list(spec?.initContainers).forEach((container, i) => {
+    const where = [...at, 'initContainers', i];
+    errors.push(...containerCommonViolations(container, where, volumes));
+    // restartPolicy Always makes an init container a sidecar, which runs beside the regular containers.
+    const policy = container?.restartPolicy;
+    if (isSet(policy) && policy !== 'Always')
+      errors.push(notSupported([...where, 'restartPolicy'], policy, ['Always']));
+    const name = container?.name ?? '';
+    if (names.has(name)) errors.push(duplicate([...where, 'name'], name));
+    else if (name) names.add(name);
+    // Init containers run one at a time, so each is checked alone (and kube-apiserver names it initContainers[0]).
+    errors.push(...hostPortViolations([container], [...at, 'initContainers'], i));
+    if (policy === 'Always') errors.push(...handlerFieldViolations(container, where, gracePeriod));
+    else
+      for (const handlers of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'])
+        if (isSet(container?.[handlers]))
+          errors.push(
+            forbidden([...where, handlers], 'may not be set for init containers without restartPolicy=Always'),
+          );
+  });
 
   if (isSet(spec?.restartPolicy) && !['Always', 'OnFailure', 'Never'].includes(spec.restartPolicy))
     errors.push(notSupported([...at, 'restartPolicy'], spec.restartPolicy, ['Always', 'OnFailure', 'Never']));
@@ -116,9 +147,15 @@ function nameViolations(path: Path, name: unknown, problems: (s: string) => stri
   return problems(name).map((p) => invalid(path, name, p));
 }
 
-function containerViolations(container: Json, at: Path, volumes: Set<string>, regular: boolean) {
-  const errors: KubeViolation[] = [];
+/** validateContainerCommon: what every container, regular or init, is held to. */
+function containerCommonViolations(container: Json, at: Path, volumes: Set<string>): KubeViolation[] {
+  const errors = nameViolations([...at, 'name'], container?.name, dns1123LabelProblems);
   if (!container?.image) errors.push(required([...at, 'image']));
+  // Unset or empty, each policy is defaulted (File; Always or IfNotPresent from the image's tag), so only a value
+  // given is checked.
+  const messagePolicy = container?.terminationMessagePolicy;
+  if (messagePolicy && !TERMINATION_MESSAGE_POLICIES.includes(messagePolicy))
+    errors.push(notSupported([...at, 'terminationMessagePolicy'], messagePolicy, TERMINATION_MESSAGE_POLICIES));
   const portNames = new Set<string>();
   list(container?.ports).forEach((port, i) => {
     const where = [...at, 'ports', i];
@@ -130,7 +167,8 @@ function containerViolations(container: Json, at: Path, volumes: Set<string>, re
     const problem = portNumberProblem(port?.containerPort);
     if (!isSet(port?.containerPort)) errors.push(required([...where, 'containerPort']));
     else if (problem) errors.push(invalid([...where, 'containerPort'], port.containerPort, problem));
-    if (isSet(port?.protocol) && !PROTOCOLS.includes(port.protocol))
+    // An empty protocol is defaulted to TCP.
+    if (port?.protocol && !PROTOCOLS.includes(port.protocol))
       errors.push(notSupported([...where, 'protocol'], port.protocol, PROTOCOLS));
   });
   list(container?.env).forEach((env, i) => errors.push(...envViolations(env, [...at, 'env', i])));
@@ -144,21 +182,52 @@ function containerViolations(container: Json, at: Path, volumes: Set<string>, re
       errors.push(invalid([...where, 'mountPath'], mount.mountPath, 'must be unique'));
     if (mount?.mountPath) mountPaths.add(mount.mountPath);
   });
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
-    if (!isSet(container?.[probe])) continue;
-    // Init containers take probes only as sidecars (restartPolicy Always); anything else is forbidden there.
-    if (!regular && container.restartPolicy !== 'Always') {
-      errors.push(forbidden([...at, probe], 'may not be set for init containers without restartPolicy=Always'));
-      continue;
-    }
-    errors.push(...probeViolations(container[probe], [...at, probe], probe !== 'readinessProbe'));
-  }
+  const pullPolicy = container?.imagePullPolicy;
+  if (pullPolicy && !PULL_POLICIES.includes(pullPolicy))
+    errors.push(notSupported([...at, 'imagePullPolicy'], pullPolicy, PULL_POLICIES));
   if (container?.resources?.requests || container?.resources?.limits)
     errors.push(...resourceViolations(container.resources, [...at, 'resources']));
   if (isSet(container?.securityContext?.seccompProfile))
     errors.push(
       ...seccompViolations(container.securityContext.seccompProfile, [...at, 'securityContext', 'seccompProfile']),
     );
+  return errors;
+}
+
+/** The lifecycle hooks and probes of a container that may have them: a regular container or a sidecar. */
+function handlerFieldViolations(container: Json, at: Path, gracePeriod: number): KubeViolation[] {
+  const lifecycle = container?.lifecycle;
+  const liveness = container?.livenessProbe;
+  const readiness = container?.readinessProbe;
+  const startup = container?.startupProbe;
+  if (!isSet(lifecycle) && !isSet(liveness) && !isSet(readiness) && !isSet(startup)) return [];
+  const errors: KubeViolation[] = [];
+  for (const hook of ['postStart', 'preStop'])
+    if (isSet(lifecycle?.[hook]))
+      errors.push(...handlerViolations(lifecycle[hook], [...at, 'lifecycle', hook], LIFECYCLE_HANDLERS, gracePeriod));
+  if (isSet(liveness)) errors.push(...probeViolations(liveness, [...at, 'livenessProbe'], 'liveness', gracePeriod));
+  if (isSet(readiness)) errors.push(...probeViolations(readiness, [...at, 'readinessProbe'], 'readiness', gracePeriod));
+  if (isSet(startup)) errors.push(...probeViolations(startup, [...at, 'startupProbe'], 'startup', gracePeriod));
+  return errors;
+}
+
+/**
+ * AccumulateUniqueHostPorts over `containers`, the first of which is `first` of the list at `at`: each non-zero
+ * host port once per protocol and host IP. kube-apiserver numbers the containers from `at`'s first (so an init
+ * container, checked alone, is named initContainers[0]); the violation is located at the container's own index.
+ */
+function hostPortViolations(containers: Json[], at: Path, first: number): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  const seen = new Set<string>();
+  containers.forEach((container, c) => {
+    list(container?.ports).forEach((port, p) => {
+      if (!port?.hostPort) return;
+      const key = `${port.protocol || 'TCP'}/${port.hostIP ?? ''}/${port.hostPort}`;
+      if (!seen.has(key)) return void seen.add(key);
+      const path = [...at, first + c, 'ports', p, 'hostPort'];
+      errors.push(duplicate({ path, field: fieldOf([...at, c, 'ports', p, 'hostPort']) }, key));
+    });
+  });
   return errors;
 }
 
@@ -205,15 +274,13 @@ function envViolations(env: Json, at: Path): KubeViolation[] {
   return errors;
 }
 
-function probeViolations(probe: Json, at: Path, singleSuccess: boolean): KubeViolation[] {
-  const errors: KubeViolation[] = [];
-  const handlers = PROBE_HANDLERS.filter((h) => isSet(probe?.[h]));
-  if (handlers.length === 0) errors.push(required(at, 'must specify a handler type'));
-  for (const extra of handlers.slice(1))
-    errors.push(forbidden([...at, extra], 'may not specify more than 1 handler type'));
-  if (isSet(probe?.httpGet)) errors.push(...portNumOrNameViolations([...at, 'httpGet', 'port'], probe.httpGet.port));
-  if (isSet(probe?.tcpSocket))
-    errors.push(...portNumOrNameViolations([...at, 'tcpSocket', 'port'], probe.tcpSocket.port));
+function probeViolations(
+  probe: Json,
+  at: Path,
+  kind: 'liveness' | 'readiness' | 'startup',
+  gracePeriod: number,
+): KubeViolation[] {
+  const errors = handlerViolations(probe, at, PROBE_HANDLERS, gracePeriod);
   for (const field of [
     'initialDelaySeconds',
     'timeoutSeconds',
@@ -224,9 +291,72 @@ function probeViolations(probe: Json, at: Path, singleSuccess: boolean): KubeVio
     if (isSet(probe?.[field]) && probe[field] < 0)
       errors.push(invalid([...at, field], probe[field], 'must be greater than or equal to 0'));
   }
+  const probeGracePeriod = probe?.terminationGracePeriodSeconds;
+  if (isSet(probeGracePeriod) && probeGracePeriod <= 0)
+    errors.push(invalid([...at, 'terminationGracePeriodSeconds'], probeGracePeriod, 'must be greater than 0'));
+  if (kind === 'readiness' && isSet(probeGracePeriod))
+    errors.push(
+      invalid([...at, 'terminationGracePeriodSeconds'], probeGracePeriod, 'must not be set for readinessProbes'),
+    );
   // An unset or 0 successThreshold is defaulted to 1.
-  if (singleSuccess && isSet(probe?.successThreshold) && probe.successThreshold !== 0 && probe.successThreshold !== 1)
+  if (
+    kind !== 'readiness' &&
+    isSet(probe?.successThreshold) &&
+    probe.successThreshold !== 0 &&
+    probe.successThreshold !== 1
+  )
     errors.push(invalid([...at, 'successThreshold'], probe.successThreshold, 'must be 1'));
+  return errors;
+}
+
+/**
+ * validateHandler: a probe's or lifecycle hook's one action. A second action is forbidden and not itself checked. An
+ * httpGet's empty path and scheme are defaulted (/ and HTTP), so only a scheme given is checked.
+ */
+function handlerViolations(handler: Json, at: Path, kinds: readonly string[], gracePeriod: number): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  let found = false;
+  for (const kind of kinds) {
+    const action = handler?.[kind];
+    if (!isSet(action)) continue;
+    const where = [...at, kind];
+    if (found) {
+      errors.push(forbidden(where, 'may not specify more than 1 handler type'));
+      continue;
+    }
+    found = true;
+    if (kind === 'exec' && list(action.command).length === 0) errors.push(required([...where, 'command']));
+    if (kind === 'httpGet') {
+      errors.push(...portNumOrNameViolations([...where, 'port'], action.port));
+      if (action.scheme && !HTTP_SCHEMES.includes(action.scheme))
+        errors.push(notSupported([...where, 'scheme'], action.scheme, HTTP_SCHEMES));
+      list(action.httpHeaders).forEach((header, i) => {
+        const name = String(header?.name ?? '');
+        if (!HTTP_HEADER_NAME.test(name))
+          errors.push(
+            invalid(
+              { path: [...where, 'httpHeaders', i, 'name'], field: fieldOf([...where, 'httpHeaders']) },
+              name,
+              "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')",
+            ),
+          );
+      });
+    }
+    if (kind === 'tcpSocket') errors.push(...portNumOrNameViolations([...where, 'port'], action.port));
+    if (kind === 'grpc') errors.push(...portNumOrNameViolations([...where, 'port'], action.port ?? 0));
+    if (kind === 'sleep') {
+      const seconds = action.seconds ?? 0;
+      if (!(seconds > 0 && seconds <= gracePeriod))
+        errors.push(
+          invalid(
+            where,
+            seconds,
+            `must be greater than 0 and less than terminationGracePeriodSeconds (${gracePeriod})`,
+          ),
+        );
+    }
+  }
+  if (!found) errors.push(required(at, 'must specify a handler type'));
   return errors;
 }
 

@@ -482,4 +482,47 @@ test('status subresource: main-resource writes ignore status, /status writes onl
   assert.is(statusWrite.body.metadata.generation, before.metadata.generation, 'status writes do not bump generation');
 });
 
+test("a container's restartPolicy and hooks are held to kube-apiserver's rules: a sidecar is admitted, a regular container's refused", async () => {
+  const sidecarTemplate = {
+    metadata: { labels: { app: 'meshed' } },
+    spec: {
+      initContainers: [
+        {
+          name: 'proxy',
+          image: 'envoy:1.31',
+          restartPolicy: 'Always',
+          readinessProbe: { httpGet: { port: 15021, path: '/healthz/ready' } },
+          lifecycle: { preStop: { sleep: { seconds: 5 } } },
+        },
+      ],
+      containers: [{ name: 'app', image: 'busybox:1.36', imagePullPolicy: 'IfNotPresent' }],
+    },
+  };
+  const path = '/apis/apps/v1/namespaces/default/deployments/meshed';
+  const deployment = (template: object) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'meshed' },
+    spec: { replicas: 0, selector: { matchLabels: { app: 'meshed' } }, template },
+  });
+  assert.is((await apply(path, deployment(sidecarTemplate))).status, 201);
+  const refused = await apply(
+    path,
+    deployment({
+      metadata: sidecarTemplate.metadata,
+      spec: {
+        initContainers: [
+          { name: 'app', image: 'busybox:1.36', lifecycle: { postStart: { exec: { command: ['x'] } } } },
+        ],
+        containers: [{ name: 'app', image: 'busybox:1.36', restartPolicy: 'Always' }],
+      },
+    }),
+  );
+  assert.is(refused.status, 422);
+  assert.is(
+    refused.body.message,
+    'Deployment.apps "meshed" is invalid: [spec.template.spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers, spec.template.spec.initContainers[0].name: Duplicate value: "app", spec.template.spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers without restartPolicy=Always]',
+  );
+});
+
 test.run();
