@@ -22,7 +22,7 @@ import { VOLUME_SOURCES } from './volumeSources.ts';
 // What kube-apiserver 1.32 refuses in a pod spec (pkg/apis/core/validation ValidatePodSpec and the container,
 // volume, env, probe, resource and topology-spread checks it calls), in its field paths and words. Pure, shared by
 // the member emulator (its 422s) and `flotilla validate` (a template's pod template, refused by Karmada's API
-// server, a kube-apiserver). The API server validates defaulted objects (podSpecDefaults.ts); a field these rules
+// server, a kube-apiserver). The API server validates defaulted objects; a field these rules
 // read that it defaults is read as its default when unset, so a template from Git validates as it would be stored
 // without the cost of copying and defaulting it on every render.
 

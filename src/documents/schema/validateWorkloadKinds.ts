@@ -40,7 +40,8 @@ function asIssue(v: KubeViolation): SchemaIssue {
 
 function fixFor(v: KubeViolation): string {
   const field = v.path.at(-1);
-  const parent = v.path.at(-2);
+  // The list an item's field is in (containers, volumes), past the item's index.
+  const parent = typeof v.path.at(-2) === 'number' ? v.path.at(-3) : v.path.at(-2);
   if (v.field.endsWith('template.metadata.labels'))
     return 'give the pod template every label spec.selector requires, or change spec.selector to select them';
   if (field === 'selector') return 'select the pod template by at least one of its labels (spec.selector.matchLabels)';
@@ -52,6 +53,11 @@ function fixFor(v: KubeViolation): string {
     return 'mount a volume the pod spec declares in volumes, or add one of that name';
   if (field === 'containerPort') return 'use a port number between 1 and 65535';
   if (field === 'image') return 'set the container image';
+  // A container's own restartPolicy: only an init container may have one (Always, a sidecar).
+  if (field === 'restartPolicy' && (parent === 'containers' || parent === 'initContainers'))
+    return parent === 'containers'
+      ? "remove the container's restartPolicy (only an init container may set one: Always makes it a sidecar)"
+      : "set the init container's restartPolicy to Always (a sidecar), or remove it";
   if (field === 'restartPolicy') return 'set restartPolicy to Always, or remove it (Always is the default)';
   if (v.detail.includes('must specify a handler type'))
     return 'give the probe one handler: exec, httpGet, tcpSocket or grpc';
