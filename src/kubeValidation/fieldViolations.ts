@@ -55,11 +55,12 @@ export const required = (at: At, detail = '') =>
 /** field.Invalid; `raw` is the value already printed as Go prints it. */
 export const invalid = (at: At, value: unknown, detail: string, raw?: string) =>
   violation(at, 'FieldValueInvalid', `Invalid value: ${raw ?? shown(value)}: ${detail}`);
-export const notSupported = (at: At, value: unknown, supported: readonly string[]) =>
+/** field.NotSupported; `raw` is the value already printed as Go prints it. */
+export const notSupported = (at: At, value: unknown, supported: readonly string[], raw?: string) =>
   violation(
     at,
     'FieldValueNotSupported',
-    `Unsupported value: ${shown(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+    `Unsupported value: ${raw ?? shown(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
   );
 export const duplicate = (at: At, value: unknown, raw?: string) =>
   violation(at, 'FieldValueDuplicate', `Duplicate value: ${raw ?? shown(value)}`);

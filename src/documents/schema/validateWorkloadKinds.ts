@@ -26,7 +26,10 @@ export function validateWorkloadKinds(manifest: Record<string, unknown>): Schema
   const kind = String(manifest.kind);
   const group = WORKLOAD_KINDS.get(`${String(manifest.apiVersion)}/${kind}`);
   if (group === undefined || !isObject(kind === 'PodTemplate' ? manifest.template : manifest.spec)) return [];
-  return workloadViolations(group, kind, manifest).map(asIssue);
+  const violations = workloadViolations(group, kind, manifest);
+  // Without a selector the API server also reports the pod labels unmatched: one mistake, whose fix is the selector's.
+  const selectorMissing = violations.some((v) => v.field === 'spec.selector' && v.type === 'FieldValueRequired');
+  return violations.filter((v) => !(selectorMissing && v.field === 'spec.template.metadata.labels')).map(asIssue);
 }
 
 function asIssue(v: KubeViolation): SchemaIssue {
@@ -43,7 +46,7 @@ function fixFor(v: KubeViolation): string {
   // The list an item's field is in (containers, volumes), past the item's index.
   const parent = typeof v.path.at(-2) === 'number' ? v.path.at(-3) : v.path.at(-2);
   if (v.field.endsWith('template.metadata.labels'))
-    return 'give the pod template every label spec.selector requires, or change spec.selector to select them';
+    return 'make spec.selector select the pod template: give the template the labels it requires, or set it to match them';
   if (field === 'selector') return 'select the pod template by at least one of its labels (spec.selector.matchLabels)';
   if (field === 'name' && v.type === 'FieldValueDuplicate')
     return parent === 'volumes'

@@ -5,8 +5,9 @@ import type { KubeViolation } from '../../kubeValidation/fieldViolations.ts';
 import { workloadViolations } from '../../kubeValidation/appsRules.ts';
 
 // The API server's validation of the kinds a controller's own manifests are made of, so a `kubectl apply
-// --dry-run=server` against a member says what a real one says: Deployment (pkg/apis/apps/validation
-// ValidateDeploymentSpec, with the pod template's ValidatePodSpec, and every other workload's pod spec:
+// --dry-run=server` against a member says what a real one says: the apps/v1 workloads (pkg/apis/apps/validation
+// ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec, ValidateReplicaSetSpec, with the pod
+// template's ValidatePodSpec, and every other workload's pod spec:
 // kubeValidation/appsRules.ts and podSpecRules.ts), Jobs and CronJobs (kubeValidation/batchRules.ts),
 // and the kinds kubeValidation/builtinKindRules.ts knows (Services, PodDisruptionBudgets, RBAC, Ingresses,
 // IngressClasses, NetworkPolicies), which `flotilla validate` holds templates to as well.
@@ -22,6 +23,7 @@ export function validateWorkloadAndAccess(group: string, kind: string, object: J
     case 'batch/CronJob':
       return [...cronJobViolations(object, previous), ...workloadViolations(group, kind, object)].map(asFieldError);
     case 'apps/Deployment':
+    case 'apps/StatefulSet':
     case 'apps/DaemonSet':
     case 'apps/ReplicaSet':
     case '/ReplicationController':

@@ -286,4 +286,176 @@ test('regular containers may not share a host port for a protocol and host IP; i
   );
 });
 
+const workload = (kind: string, patch: (w: any) => void = () => {}) => {
+  const w = deployment(patch);
+  w.kind = kind;
+  return w;
+};
+const bodies = (manifest: Record<string, unknown>) =>
+  fields(manifest).map((m) => m.replace('kube-apiserver refuses this field: ', ''));
+
+test('a Deployment: a pod deadline, a negative progress deadline and an unknown strategy are refused', () => {
+  assert.equal(
+    bodies(
+      deployment((d) => {
+        d.spec.template.spec.activeDeadlineSeconds = 30;
+        d.spec.progressDeadlineSeconds = -1;
+        d.spec.strategy = { type: 'BlueGreen' };
+      }),
+    ),
+    [
+      'spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported',
+      'spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"BlueGreen", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: "Recreate", "RollingUpdate"',
+      'spec.progressDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0',
+      'spec.progressDeadlineSeconds: Invalid value: -1: must be greater than minReadySeconds',
+    ],
+  );
+  // Recreate's rolling update is refused whole, its values unread.
+  assert.equal(bodies(deployment((d) => (d.spec.strategy = { type: 'Recreate', rollingUpdate: { maxSurge: 'x' } }))), [
+    "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+  ]);
+});
+
+test('a workload without a selector is refused once, at the selector, with its fix', () => {
+  const issues = validateWorkloadKinds(deployment((d) => delete d.spec.selector));
+  assert.equal(
+    issues.map((i) => i.message),
+    ['kube-apiserver refuses this field: spec.selector: Required value'],
+  );
+});
+
+test('a StatefulSet kube-apiserver admits, its policies and strategy left to their defaults, has no issue', () => {
+  assert.equal(fields(workload('StatefulSet')), []);
+  const explicit = workload('StatefulSet', (s) => {
+    s.spec.podManagementPolicy = 'Parallel';
+    s.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: 2, maxUnavailable: 0 } };
+    s.spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Delete', whenScaled: 'Retain' };
+    s.spec.ordinals = { start: 5 };
+    // Not a pod spec kube-apiserver validates for a StatefulSet: a mount may name a volumeClaimTemplate.
+    s.spec.template.spec.containers[0].volumeMounts = [{ name: 'data', mountPath: '/data' }];
+  });
+  assert.equal(fields(explicit), []);
+  assert.equal(fields(workload('StatefulSet', (s) => (s.spec.updateStrategy = { type: 'OnDelete' }))), []);
+});
+
+test('a StatefulSet: its policies, strategy, ordinals, selector and pod restarts are checked as kube-apiserver does', () => {
+  assert.equal(
+    bodies(
+      workload('StatefulSet', (s) => {
+        s.spec.podManagementPolicy = 'Ordered';
+        s.spec.updateStrategy = { rollingUpdate: { partition: -1 } };
+        s.spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Keep' };
+        s.spec.minReadySeconds = -5;
+        s.spec.ordinals = { start: -1 };
+        s.spec.selector = {};
+        s.spec.template.spec.restartPolicy = 'OnFailure';
+        s.spec.template.spec.activeDeadlineSeconds = 60;
+      }),
+    ),
+    [
+      "spec.podManagementPolicy: Invalid value: \"Ordered\": must be 'OrderedReady' or 'Parallel'",
+      'spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0',
+      'spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"',
+      'spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0',
+      'spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0',
+      'spec.selector: Invalid value: {}: empty selector is invalid for statefulset',
+      'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
+      'spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported',
+    ],
+  );
+  assert.equal(
+    bodies(
+      workload('StatefulSet', (s) => {
+        s.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { partition: 1 } };
+        s.spec.selector.matchLabels.app = 'db';
+      }),
+    ),
+    [
+      "spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:1, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'",
+      'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    ],
+  );
+  assert.equal(bodies(workload('StatefulSet', (s) => (s.spec.updateStrategy = { type: 'Canary' }))), [
+    "spec.updateStrategy: Invalid value: apps.StatefulSetUpdateStrategy{Type:\"Canary\", RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)(nil)}: must be 'RollingUpdate' or 'OnDelete'",
+  ]);
+});
+
+test('a DaemonSet: its rolling update defaults to maxUnavailable 1 and maxSurge 0, so only one may be non-zero', () => {
+  assert.equal(fields(workload('DaemonSet')), []);
+  const rolling = (rollingUpdate: unknown) =>
+    bodies(workload('DaemonSet', (d) => (d.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate })));
+  assert.equal(rolling({ maxSurge: '10%', maxUnavailable: 0 }), []);
+  assert.equal(rolling({ maxUnavailable: '20%' }), []);
+  assert.equal(rolling({ maxSurge: 1 }), [
+    'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero',
+  ]);
+  assert.equal(rolling({ maxUnavailable: '0%' }), [
+    'spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+  ]);
+  assert.equal(rolling({ maxUnavailable: '150%', maxSurge: 0 }), [
+    'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%',
+  ]);
+  // A string that is no percent counts as 0, as Go's getIntOrPercentValue reads it.
+  assert.equal(rolling({ maxUnavailable: 'half', maxSurge: -1 }), [
+    "spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: \"half\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+    'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0',
+  ]);
+  // OnDelete reads no rolling update.
+  assert.equal(
+    bodies(
+      workload('DaemonSet', (d) => (d.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { maxSurge: 1 } })),
+    ),
+    [],
+  );
+});
+
+test('a DaemonSet: its strategy type, selector, counts and pod restarts are checked as kube-apiserver does', () => {
+  assert.equal(
+    bodies(
+      workload('DaemonSet', (d) => {
+        d.spec.updateStrategy = { type: 'Surge' };
+        d.spec.minReadySeconds = -1;
+        d.spec.revisionHistoryLimit = -1;
+        d.spec.template.spec.restartPolicy = 'Never';
+        d.spec.template.spec.activeDeadlineSeconds = 10;
+      }),
+    ),
+    [
+      'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
+      'spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported',
+      'spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0',
+      'spec.updateStrategy: Unsupported value: apps.DaemonSetUpdateStrategy{Type:"Surge", RollingUpdate:(*apps.RollingUpdateDaemonSet)(nil)}: supported values: "RollingUpdate", "OnDelete"',
+      'spec.revisionHistoryLimit: Invalid value: -1: must be greater than or equal to 0',
+    ],
+  );
+  // A DaemonSet's selector is not required, but without one it selects none of its pods.
+  assert.equal(bodies(workload('DaemonSet', (d) => delete d.spec.selector)), [
+    'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+  ]);
+  assert.equal(bodies(workload('DaemonSet', (d) => (d.spec.selector = { matchLabels: {} }))), [
+    'spec.selector: Invalid value: {"matchLabels":{}}: empty selector is invalid for daemonset',
+  ]);
+});
+
+test('a ReplicaSet: its selector, pod restarts and pod deadline are checked as kube-apiserver does', () => {
+  assert.equal(fields(workload('ReplicaSet')), []);
+  assert.equal(
+    bodies(
+      workload('ReplicaSet', (r) => {
+        r.spec.selector = {};
+        r.spec.minReadySeconds = -1;
+        r.spec.template.spec.restartPolicy = 'OnFailure';
+        r.spec.template.spec.activeDeadlineSeconds = 10;
+      }),
+    ),
+    [
+      'spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0',
+      'spec.selector: Invalid value: {}: empty selector is invalid for deployment',
+      'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
+      'spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported',
+    ],
+  );
+  assert.equal(bodies(workload('ReplicaSet', (r) => delete r.spec.selector)), ['spec.selector: Required value']);
+});
+
 test.run();

@@ -92,8 +92,26 @@ test('a Deployment: selector, template labels, strategy and the pod template are
       'Deployment',
       deployment((d) => delete d.spec.selector),
     ),
-    ['spec.selector: Required value'],
+    // No selector selects nothing: the pod labels do not match it either.
+    [
+      'spec.selector: Required value',
+      'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    ],
   );
+});
+
+test('a StatefulSet is refused by the member for its strategy and pod restarts, not for mounts of its claims', () => {
+  const statefulSet: any = deployment((d) => {
+    delete d.spec.strategy;
+    d.spec.template.spec.volumes = [];
+  });
+  assert.equal(messages('apps', 'StatefulSet', statefulSet), []);
+  statefulSet.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: {} };
+  statefulSet.spec.template.spec.restartPolicy = 'Never';
+  assert.equal(messages('apps', 'StatefulSet', statefulSet), [
+    "spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:0, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'",
+    'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
+  ]);
 });
 
 test('a PodDisruptionBudget takes minAvailable or maxUnavailable, not both, and a known eviction policy', () => {
