@@ -161,8 +161,9 @@ spec:
     clusterAffinity:
       clusterNames: [member1, member2]
 `;
+// A backend: kube-apiserver refuses a networking.k8s.io Ingress with neither a default backend nor rules.
 const ingress = (apiVersion: string) =>
-  `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata:\n  name: web\n  namespace: default\nspec: {}\n`;
+  `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata:\n  name: web\n  namespace: default\nspec:\n  defaultBackend: {service: {name: web, port: {number: 80}}}\n`;
 
 /** Two templates whose output would share a file: an error at both, neither replaces nor removes the other. */
 async function collidingPaths(expect: Expectations, fleet: Fleet) {
