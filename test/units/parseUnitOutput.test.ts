@@ -55,7 +55,7 @@ metadata:
 ---
 # Source: web/templates/app.yaml
 apiVersion: v1
-kind: Service
+kind: ConfigMap
 metadata:
   name: web
 ---

@@ -55,7 +55,7 @@ spec:
       clusterNames: [member1]
 `;
 const ingress = (apiVersion: string) =>
-  `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata:\n  name: web\n  namespace: default\nspec: {}\n`;
+  `apiVersion: ${apiVersion}\nkind: Ingress\nmetadata:\n  name: web\n  namespace: default\nspec:\n  defaultBackend: {service: {name: web, port: {number: 80}}}\n`;
 
 /** A repository whose one Ingress, web (networking.k8s.io/v1), is placed on member1 and rendered. */
 async function renderedWeb() {
@@ -163,7 +163,7 @@ test('a template changed in the commit that adds a same-name copy renders its ch
   r.commit(
     {
       'templates/legacy.yaml': ingress('example.com/v1'),
-      'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec:\n  ingressClassName: changed'),
+      'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec:\n', 'spec:\n  ingressClassName: changed\n'),
     },
     'a copy, and a change to web',
   );
@@ -185,7 +185,7 @@ test('an object the API server would refuse never holds back the template whose 
   );
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   r.commit(
-    { 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec: {ingressClassName: nginx}') },
+    { 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec:\n', 'spec:\n  ingressClassName: nginx\n') },
     'the owner changes its Ingress',
   );
   const changed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
@@ -204,7 +204,7 @@ test("an object of another group with the same kind and name cannot freeze the o
   r.commit({ 'templates/legacy.yaml': ingress('example.com/v1') }, 'the same Ingress in another group');
   await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
   r.commit(
-    { 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec: {}', 'spec: {ingressClassName: nginx}') },
+    { 'templates/web.yaml': ingress('networking.k8s.io/v1').replace('spec:\n', 'spec:\n  ingressClassName: nginx\n') },
     'the owner changes its Ingress',
   );
   const changed = await renderRevision(repo, r.git('rev-parse', 'HEAD'), { outputRef: OUT });
