@@ -1,5 +1,14 @@
 import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
-import { forbidden, invalid, isSet, type KubeViolation, list, notSupported, required } from './fieldViolations.ts';
+import {
+  forbidden,
+  intOrPercentViolations,
+  invalid,
+  isSet,
+  type KubeViolation,
+  list,
+  notSupported,
+  required,
+} from './fieldViolations.ts';
 import { podSpecViolations } from './podSpecRules.ts';
 
 // What kube-apiserver 1.32 refuses in an apps/v1 workload (pkg/apis/apps/validation ValidateDeploymentSpec,
@@ -225,23 +234,6 @@ function intOrPercentValue(value: unknown): number {
   if (typeof value !== 'string') return 0;
   if (/^[0-9]+%$/.test(value)) return Number.parseInt(value, 10);
   return /^[+-]?[0-9]+$/.test(value) ? Number.parseInt(value, 10) : 0;
-}
-
-/** ValidatePositiveIntOrPercent, and IsNotMoreThan100Percent unless `capped` is false (maxSurge may exceed 100%). */
-export function intOrPercentViolations(path: (string | number)[], value: unknown, capped = true): KubeViolation[] {
-  if (!isSet(value)) return [];
-  if (typeof value === 'string') {
-    if (!/^[0-9]+%$/.test(value))
-      return [
-        invalid(
-          path,
-          value,
-          "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
-        ),
-      ];
-    return capped && Number.parseInt(value, 10) > 100 ? [invalid(path, value, 'must not be greater than 100%')] : [];
-  }
-  return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
 }
 
 /**

@@ -204,3 +204,20 @@ export function labelSelectorViolations(path: (string | number)[], selector: unk
   });
   return errors;
 }
+
+/** ValidatePositiveIntOrPercent, and IsNotMoreThan100Percent unless `capped` is false (a Deployment's maxSurge may exceed 100%). */
+export function intOrPercentViolations(path: (string | number)[], value: unknown, capped = true): KubeViolation[] {
+  if (!isSet(value)) return [];
+  if (typeof value === 'string') {
+    if (!/^[0-9]+%$/.test(value))
+      return [
+        invalid(
+          path,
+          value,
+          "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+        ),
+      ];
+    return capped && Number.parseInt(value, 10) > 100 ? [invalid(path, value, 'must not be greater than 100%')] : [];
+  }
+  return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
+}
