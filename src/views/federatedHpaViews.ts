@@ -2,6 +2,7 @@
 // commit and its status (replicas, metrics, conditions) from its decision file on the status branch
 // (branches/status/autoscalerDecisions.ts). Columns are the CRD's printer columns (REFERENCE-KIND, REFERENCE-NAME,
 // MINPODS, MAXPODS, REPLICAS, AGE); describe reads like `kubectl describe hpa`.
+import { pickListed, type TemplateListingQuery } from './pickListed.ts';
 import type { Template } from '../api/model.ts';
 import {
   autoscalerPath,
@@ -143,28 +144,12 @@ function currentMetrics(metrics: readonly SpecMetric[], seen: readonly SeenMetri
   });
 }
 
-/** What `get` asks (readListing's ListingQuery, the fields read here). */
-interface Query {
-  name?: string;
-  namespace?: string;
-  allNamespaces: boolean;
-  now: Date;
-}
-
 /** `get federatedhpas`: the CRD's printer columns, in readListing's Listing shape. Pure. */
 export function listFederatedHpas(
   views: readonly FederatedHpaView[],
-  q: Query,
+  q: TemplateListingQuery,
 ): { headers: string[]; rows: string[][]; objects: Obj[]; namespaced: boolean } {
-  const namespace = q.namespace ?? 'default';
-  const picked = views
-    .filter((v) => q.allNamespaces || v.template.ref.namespace === namespace)
-    .filter((v) => q.name === undefined || v.template.ref.name === q.name)
-    .sort((a, b) =>
-      `${a.template.ref.namespace}/${a.template.ref.name}`.localeCompare(
-        `${b.template.ref.namespace}/${b.template.ref.name}`,
-      ),
-    );
+  const picked = pickListed(views, q);
   const headers = [
     ...(q.allNamespaces ? ['NAMESPACE'] : []),
     'NAME',

@@ -2,6 +2,7 @@
 // Git: the quota from the source commit, its status from federatedresourcequotas/<namespace>/<name>.yaml on the status
 // branch (statuses/federatedQuotaStatus.ts). Karmada's API server holds the quota, not the ResourceQuotas its sync
 // controller puts in Works, so the quota is listed under its own type.
+import { pickListed, type TemplateListingQuery } from './pickListed.ts';
 import { isFederatedResourceQuota } from '../api/federatedResourceQuota.ts';
 import type { Template } from '../api/model.ts';
 import { federatedQuotaStatusPath } from '../branches/status/federatedQuotaStatus.ts';
@@ -68,27 +69,12 @@ export function federatedQuotaObject(v: FederatedQuotaView): Obj {
   return { ...manifest, metadata, ...(v.status ? { status: v.status } : {}) };
 }
 
-interface Query {
-  name?: string;
-  namespace?: string;
-  allNamespaces: boolean;
-  now: Date;
-}
-
 /** `get federatedresourcequotas`: NAME and the CRD's columns, in readListing's Listing shape. Pure. */
 export function listFederatedQuotas(
   views: readonly FederatedQuotaView[],
-  q: Query,
+  q: TemplateListingQuery,
 ): { headers: string[]; rows: string[][]; objects: Obj[]; namespaced: boolean } {
-  const namespace = q.namespace ?? 'default';
-  const picked = views
-    .filter((v) => q.allNamespaces || v.template.ref.namespace === namespace)
-    .filter((v) => q.name === undefined || v.template.ref.name === q.name)
-    .sort((a, b) =>
-      `${a.template.ref.namespace}/${a.template.ref.name}`.localeCompare(
-        `${b.template.ref.namespace}/${b.template.ref.name}`,
-      ),
-    );
+  const picked = pickListed(views, q);
   const objects = picked.map(federatedQuotaObject);
   const headers = [...(q.allNamespaces ? ['NAMESPACE'] : []), 'NAME', ...COLUMNS.map((c) => c.header)];
   const rows = picked.map((v, i) => [
