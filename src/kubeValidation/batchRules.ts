@@ -1,3 +1,4 @@
+import { isObject, isSet, type Json, type KubeViolation, list } from './fieldViolations.ts';
 import { goLocationError, robfigScheduleError } from '../time/cronSchedule.ts';
 import { DNS1123_SUBDOMAIN } from '../labels/labelFormats.ts';
 import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
@@ -7,30 +8,6 @@ import { qualifiedNameDetails } from '../labels/objectMetaRules.ts';
 // ValidateCronJobCreate/Update, validateCronJobSpec, validateTimeZone), in its field paths and words. The member
 // emulator answers these as a 422; a template breaking them is refused by Karmada's API server, a kube-apiserver, so
 // `flotilla validate` reports them at their line. The pod template's own spec is validated apart (ValidatePodSpec).
-
-// biome-ignore lint/suspicious/noExplicitAny: an API object of any shape, as the API server decodes it; each rule reads the fields it checks
-type Json = any;
-
-export interface BatchViolation {
-  /** From the object's root to the offending field (for locating it in a file). */
-  path: (string | number)[];
-  /** The field as the API server names it: `spec.jobTemplate.spec.backoffLimit`. */
-  field: string;
-  type:
-    | 'FieldValueRequired'
-    | 'FieldValueInvalid'
-    | 'FieldValueNotSupported'
-    | 'FieldValueDuplicate'
-    | 'FieldValueTooMany'
-    | 'FieldValueTooLong';
-  /** The API server's error body, after the field: `Invalid value: -1: must be greater than or equal to 0`. */
-  detail: string;
-}
-
-const isSet = (value: unknown): boolean => value !== undefined && value !== null;
-const list = (value: unknown): Json[] => (Array.isArray(value) ? value : []);
-const isObject = (value: unknown): value is Record<string, Json> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Go's %v of a bad value as field.Error prints it: numbers and bools bare, strings quoted (%q). */
 function shown(value: unknown): string {
@@ -71,7 +48,7 @@ function fieldOf(path: readonly (string | number)[]): string {
   return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
 
-function violation(path: (string | number)[], type: BatchViolation['type'], detail: string): BatchViolation {
+function violation(path: (string | number)[], type: KubeViolation['type'], detail: string): KubeViolation {
   return { path, field: fieldOf(path), type, detail };
 }
 const required = (path: (string | number)[], detail = '') =>
@@ -108,14 +85,14 @@ const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
 const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
 
 /** IsDomainPrefixedPath, as managedBy is checked. */
-export function domainPrefixedPathErrors(path: (string | number)[], value: string): BatchViolation[] {
+export function domainPrefixedPathErrors(path: (string | number)[], value: string): KubeViolation[] {
   if (value.length === 0) return [required(path)];
   const slash = value.indexOf('/');
   const host = slash < 0 ? value : value.slice(0, slash);
   const rest = slash < 0 ? '' : value.slice(slash + 1);
   if (slash < 0 || host === '' || rest === '')
     return [invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
-  const errors: BatchViolation[] = [];
+  const errors: KubeViolation[] = [];
   if (host.length > 253) errors.push(invalid(path, host, 'must be no more than 253 characters'));
   if (!DNS1123_SUBDOMAIN.test(host))
     errors.push(
@@ -155,8 +132,8 @@ function indexesFormat(text: string, completions: number): number | string {
   return total;
 }
 
-function podFailurePolicyErrors(spec: Json, at: (string | number)[]): BatchViolation[] {
-  const errors: BatchViolation[] = [];
+function podFailurePolicyErrors(spec: Json, at: (string | number)[]): KubeViolation[] {
+  const errors: KubeViolation[] = [];
   const rules = list(spec.podFailurePolicy?.rules);
   if (rules.length > 20) errors.push(tooMany([...at, 'rules'], rules.length, 20));
   const podSpec = spec.template?.spec ?? {};
@@ -240,8 +217,8 @@ function successPolicyText(policy: Json): string {
     .join(', ')}}}`;
 }
 
-function successPolicyErrors(spec: Json, at: (string | number)[]): BatchViolation[] {
-  const errors: BatchViolation[] = [];
+function successPolicyErrors(spec: Json, at: (string | number)[]): KubeViolation[] {
+  const errors: KubeViolation[] = [];
   const rules = list(spec.successPolicy?.rules);
   if (rules.length === 0)
     errors.push(required([...at, 'rules'], 'at least one rules must be specified when the successPolicy is specified'));
@@ -286,8 +263,8 @@ function successPolicyErrors(spec: Json, at: (string | number)[]): BatchViolatio
 }
 
 /** validateJobSpec: what a Job's spec and a CronJob's jobTemplate spec share; `at` is where the spec sits. */
-function jobSpecErrors(spec: Json, at: (string | number)[]): BatchViolation[] {
-  const errors: BatchViolation[] = [];
+function jobSpecErrors(spec: Json, at: (string | number)[]): KubeViolation[] {
+  const errors: KubeViolation[] = [];
   for (const name of [
     'parallelism',
     'completions',
@@ -398,7 +375,7 @@ function jobSpecErrors(spec: Json, at: (string | number)[]): BatchViolation[] {
 }
 
 /** ValidateJobTemplateSpec: a CronJob's Jobs get their selector generated, so none may be written. */
-function jobTemplateErrors(template: Json, at: (string | number)[]): BatchViolation[] {
+function jobTemplateErrors(template: Json, at: (string | number)[]): KubeViolation[] {
   const spec = isObject(template?.spec) ? template.spec : {};
   const errors = jobSpecErrors(spec, [...at, 'spec']);
   if (isSet(spec.selector))
@@ -419,13 +396,13 @@ function jobTemplateErrors(template: Json, at: (string | number)[]): BatchViolat
 const TIME_ZONE_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;
 
 /** validateTimeZone: nil is the controller's zone, anything else a tzdata name Go loads, "Local" in no case. */
-export function timeZoneErrors(timeZone: unknown, at: (string | number)[]): BatchViolation[] {
+export function timeZoneErrors(timeZone: unknown, at: (string | number)[]): KubeViolation[] {
   if (!isSet(timeZone)) return [];
   const name = String(timeZone);
   if (name === '') return [invalid(at, name, 'timeZone must be nil or non-empty string')];
   if (name.split('/').some((p) => p === '.' || p === '..' || p.startsWith('-') || !TIME_ZONE_PART.test(p)))
     return [invalid(at, name, `unknown time zone ${name}`)];
-  const errors: BatchViolation[] = [];
+  const errors: KubeViolation[] = [];
   if (name.toLowerCase() === 'local')
     errors.push(
       invalid(at, name, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones'),
@@ -439,10 +416,10 @@ export function timeZoneErrors(timeZone: unknown, at: (string | number)[]): Batc
  * ValidateCronJobCreate (no `previous`) or ValidateCronJobUpdate. An update keeps what its old object had: a `TZ=`
  * schedule if the old one had one, a timeZone it does not change, a name over 52 characters.
  */
-export function cronJobViolations(cronJob: Json, previous?: Json): BatchViolation[] {
+export function cronJobViolations(cronJob: Json, previous?: Json): KubeViolation[] {
   const spec = isObject(cronJob?.spec) ? cronJob.spec : {};
   const oldSpec = isObject(previous?.spec) ? previous.spec : undefined;
-  const errors: BatchViolation[] = [];
+  const errors: KubeViolation[] = [];
   const schedule = typeof spec.schedule === 'string' ? spec.schedule : '';
   if (schedule === '') errors.push(required(['spec', 'schedule']));
   else {
@@ -487,14 +464,14 @@ const GENERATED_LABELS = [
  * manualSelector is true its selector was generated on the Job's uid and its pod template labelled to match
  * (pkg/registry/batch/job/strategy.go), so a selector or labels written otherwise show through.
  */
-export function jobViolations(job: Json, previous?: Json): BatchViolation[] {
+export function jobViolations(job: Json, previous?: Json): KubeViolation[] {
   const spec = isObject(job?.spec) ? job.spec : {};
   // An update's uid is the stored one whatever the body says (rest.BeforeUpdate copies it before validation).
   const metadata = {
     ...(isObject(job?.metadata) ? job.metadata : {}),
     ...(previous ? { uid: previous.metadata?.uid } : {}),
   };
-  const errors: BatchViolation[] = [];
+  const errors: KubeViolation[] = [];
   const labels = spec.template?.metadata?.labels;
   if (spec.manualSelector !== true && isSet(spec.selector)) {
     const expected: Record<string, string> = {};
@@ -603,10 +580,10 @@ function comparedTemplate(template: Json, previous: Json): Json {
  * Job's may change with parallelism to the same value, ElasticIndexedJob), the selector, the pod template, then
  * completionMode, podFailurePolicy, backoffLimitPerIndex, managedBy and successPolicy. Both sides are defaulted.
  */
-export function jobUpdateViolations(job: Json, previous: Json): BatchViolation[] {
+export function jobUpdateViolations(job: Json, previous: Json): KubeViolation[] {
   const spec = isObject(job?.spec) ? job.spec : {};
   const before = isObject(previous?.spec) ? previous.spec : {};
-  const errors: BatchViolation[] = [];
+  const errors: KubeViolation[] = [];
   if (!semanticEqual(spec.completions, before.completions)) {
     if (spec.completionMode !== 'Indexed') errors.push(immutableField(['spec', 'completions'], spec.completions));
     else if (isSet(spec.completions) && spec.completions !== spec.parallelism)

@@ -2,7 +2,8 @@
 // the template at creation, and a member the object propagated to it. Checked on the template as that API server
 // would hold it: a CronJob's concurrencyPolicy and a pod condition pattern's status defaulted, and a Job's selector
 // and pod template labels generated on its uid unless manualSelector is true (the Job strategy's PrepareForCreate).
-import { cronJobViolations, jobViolations, type BatchViolation } from '../../kubeValidation/batchRules.ts';
+import { cronJobViolations, jobViolations } from '../../kubeValidation/batchRules.ts';
+import type { KubeViolation } from '../../kubeValidation/fieldViolations.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a template of any shape, copied and given the fields the API server generates
@@ -26,7 +27,7 @@ export function validateBatchKinds(manifest: Record<string, unknown>): SchemaIss
     defaultConditionStatuses(object.spec);
     generateSelector(object);
     // validateWorkloadNumbers already holds these two to 0 and above, the counts Flotilla divides.
-    const counted = (v: BatchViolation) => v.field === 'spec.parallelism' || v.field === 'spec.completions';
+    const counted = (v: KubeViolation) => v.field === 'spec.parallelism' || v.field === 'spec.completions';
     return jobViolations(object)
       .filter((v) => !(counted(v) && v.detail.endsWith('must be greater than or equal to 0')))
       .map(asIssue);
@@ -51,7 +52,7 @@ function generateSelector(job: Json): void {
   matchLabels['batch.kubernetes.io/controller-uid'] ??= PENDING_UID;
 }
 
-function asIssue(v: BatchViolation): SchemaIssue {
+function asIssue(v: KubeViolation): SchemaIssue {
   return {
     path: v.path,
     code: 'INVALID_VALUE',
@@ -60,7 +61,7 @@ function asIssue(v: BatchViolation): SchemaIssue {
   };
 }
 
-function fixFor(v: BatchViolation): string {
+function fixFor(v: KubeViolation): string {
   const field = v.path.at(-1);
   if (field === 'timeZone')
     return "write a tzdata name as written in the IANA database (Europe/Paris, America/New_York), or remove timeZone to run in the controller manager's zone";

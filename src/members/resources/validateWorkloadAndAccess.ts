@@ -1,5 +1,5 @@
 import type { FieldError } from '../ApiError.ts';
-import { cronJobViolations, jobViolations, type BatchViolation } from '../../kubeValidation/batchRules.ts';
+import { cronJobViolations, jobViolations } from '../../kubeValidation/batchRules.ts';
 import { builtinKindViolations } from '../../kubeValidation/builtinKindRules.ts';
 import type { KubeViolation } from '../../kubeValidation/fieldViolations.ts';
 import { workloadViolations } from '../../kubeValidation/appsRules.ts';
@@ -39,7 +39,7 @@ export function validateWorkloadAndAccess(group: string, kind: string, object: J
   }
 }
 
-const asFieldError = (v: BatchViolation | KubeViolation): FieldError => ({
+const asFieldError = (v: KubeViolation): FieldError => ({
   type: v.type,
   field: v.field,
   body: v.detail,
