@@ -257,7 +257,7 @@ export function workloadViolations(group: string, kind: string, object: Json): K
     case '/PodTemplate':
       return podSpecViolations(object?.template?.spec ?? {}, ['template', 'spec']);
     case '/Pod':
-      return podSpecViolations(object?.spec ?? {}, ['spec']);
+      return podSpecViolations(object?.spec ?? {}, ['spec'], { resourceIsPod: true });
     case 'batch/Job':
       return podSpecViolations(object?.spec?.template?.spec ?? {}, ['spec', 'template', 'spec']);
     case 'batch/CronJob':

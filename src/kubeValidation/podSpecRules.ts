@@ -6,25 +6,36 @@ import {
   fieldOf,
   forbidden,
   invalid,
+  isObject,
   isSet,
   keyed,
   type KubeViolation,
+  labelsViolations,
   list,
   notFound,
   notSupported,
   portNameProblems,
   portNumberProblem,
   portNumOrNameViolations,
+  qualifiedNameViolations,
   required,
 } from './fieldViolations.ts';
+import { ipViolations } from './ipAddresses.ts';
+import { affinityViolations, tolerationViolations, topologySpreadViolations } from './podPlacementRules.ts';
+import {
+  containerSecurityContextViolations,
+  osViolations,
+  podSecurityContextViolations,
+  windowsHostProcessViolations,
+} from './securityContextRules.ts';
 import { VOLUME_SOURCES } from './volumeSources.ts';
 
 // What kube-apiserver 1.32 refuses in a pod spec (pkg/apis/core/validation ValidatePodSpec and the container,
-// volume, env, probe, resource and topology-spread checks it calls), in its field paths and words. Pure, shared by
-// the member emulator (its 422s) and `flotilla validate` (a template's pod template, refused by Karmada's API
-// server, a kube-apiserver). The API server validates defaulted objects; a field these rules
-// read that it defaults is read as its default when unset, so a template from Git validates as it would be stored
-// without the cost of copying and defaulting it on every render.
+// volume, env, probe, resource, DNS and host checks it calls; placement in podPlacementRules.ts, security settings in
+// securityContextRules.ts), in its field paths and words and in its order. Pure, shared by the member emulator (its
+// 422s) and `flotilla validate` (a template's pod template, refused by Karmada's API server, a kube-apiserver). The API
+// server validates defaulted objects; a field these rules read that it defaults is read as its default when unset, so
+// a template from Git validates as it would be stored without the cost of copying and defaulting it on every render.
 
 // biome-ignore lint/suspicious/noExplicitAny: an API object of any shape, as the API server decodes it; each rule reads the fields it checks
 type Json = any;
@@ -51,18 +62,29 @@ const HTTP_HEADER_NAME = /^[-A-Za-z0-9]+$/;
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
-const SECCOMP_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
-const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const PREEMPTION_POLICIES = ['PreemptLowerPriority', 'Never'];
+const MAX_INT32 = 2147483647;
+/** IsRelaxedEnvVarName: printable ASCII other than '='. */
+const RELAXED_ENV_NAME = /^[\x20-\x3c\x3e-\x7e]+$/;
+const RELAXED_ENV_MESSAGE =
+  "a valid environment variable name must consist only of printable ASCII characters other than '='";
+
+export interface PodSpecOptions {
+  /** The spec is a Pod's own (PodValidationOptions.ResourceIsPod), not a template's. Default false. */
+  resourceIsPod?: boolean;
+}
 
 /** Violations of `spec` (a PodSpec) sitting at `at`, e.g. ['spec', 'template', 'spec']. */
-export function podSpecViolations(spec: Json, at: Path): KubeViolation[] {
+export function podSpecViolations(spec: Json, at: Path, options: PodSpecOptions = {}): KubeViolation[] {
   const errors: KubeViolation[] = [];
-  const volumes = new Set<string>();
+  // The pod's volumes by name, for its mounts and devices to find.
+  const volumes = new Map<string, Json>();
   list(spec?.volumes).forEach((volume, i) => {
     const where = [...at, 'volumes', i];
     errors.push(...nameViolations([...where, 'name'], volume?.name, dns1123LabelProblems));
     if (volume?.name && volumes.has(volume.name)) errors.push(duplicate([...where, 'name'], volume.name));
-    if (volume?.name) volumes.add(volume.name);
+    if (volume?.name) volumes.set(volume.name, volume);
     // None is an emptyDir (SetDefaults_Volume), so "must specify a volume type" is never reached from v1.
     const sources = VOLUME_SOURCES.filter((s) => isSet(volume?.[s]));
     for (const extra of sources.slice(1))
@@ -122,6 +144,7 @@ export function podSpecViolations(spec: Json, at: Path): KubeViolation[] {
           );
   });
 
+  errors.push(...hostNetworkPortViolations(spec, at));
   if (isSet(spec?.restartPolicy) && !['Always', 'OnFailure', 'Never'].includes(spec.restartPolicy))
     errors.push(notSupported([...at, 'restartPolicy'], spec.restartPolicy, ['Always', 'OnFailure', 'Never']));
   if (isSet(spec?.terminationGracePeriodSeconds) && spec.terminationGracePeriodSeconds < 0)
@@ -132,13 +155,148 @@ export function podSpecViolations(spec: Json, at: Path): KubeViolation[] {
         'must be greater than or equal to 0',
       ),
     );
-  if (spec?.serviceAccountName)
-    for (const p of dns1123SubdomainProblems(spec.serviceAccountName))
-      errors.push(invalid([...at, 'serviceAccountName'], spec.serviceAccountName, p));
-  errors.push(
-    ...seccompViolations(spec?.securityContext?.seccompProfile, [...at, 'securityContext', 'seccompProfile']),
+  // SetDefaults_PodSpec: an empty DNS policy is ClusterFirst.
+  const dnsPolicy = spec?.dnsPolicy || 'ClusterFirst';
+  if (!DNS_POLICIES.includes(dnsPolicy)) errors.push(notSupported([...at, 'dnsPolicy'], dnsPolicy, DNS_POLICIES));
+  errors.push(...labelsViolations([...at, 'nodeSelector'], spec?.nodeSelector));
+  errors.push(...podSecurityContextViolations(spec, at));
+  errors.push(...affinityViolations(spec?.affinity, [...at, 'affinity']));
+  errors.push(...dnsConfigViolations(spec?.dnsConfig, dnsPolicy, [...at, 'dnsConfig']));
+  list(spec?.readinessGates).forEach((gate, i) =>
+    errors.push(
+      ...qualifiedNameViolations([...at, 'readinessGates', i, 'conditionType'], String(gate?.conditionType ?? '')),
+    ),
   );
+  errors.push(...schedulingGateViolations(list(spec?.schedulingGates), [...at, 'schedulingGates']));
   errors.push(...topologySpreadViolations(list(spec?.topologySpreadConstraints), [...at, 'topologySpreadConstraints']));
+  errors.push(...windowsHostProcessViolations(spec, at));
+  for (const field of ['serviceAccountName', 'nodeName'])
+    if (spec?.[field])
+      for (const p of dns1123SubdomainProblems(String(spec[field])))
+        errors.push(invalid([...at, field], String(spec[field]), p));
+  const deadline = spec?.activeDeadlineSeconds;
+  if (isSet(deadline) && !(deadline >= 1 && deadline <= MAX_INT32))
+    errors.push(invalid([...at, 'activeDeadlineSeconds'], deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
+  for (const field of ['hostname', 'subdomain'])
+    if (spec?.[field])
+      for (const p of dns1123LabelProblems(String(spec[field]))) errors.push(invalid([...at, field], spec[field], p));
+  errors.push(...tolerationViolations(list(spec?.tolerations), [...at, 'tolerations']));
+  list(spec?.hostAliases).forEach((alias, i) => {
+    const where = [...at, 'hostAliases', i];
+    errors.push(...ipViolations([...where, 'ip'], alias?.ip));
+    list(alias?.hostnames).forEach((hostname, j) => {
+      for (const p of dns1123SubdomainProblems(String(hostname)))
+        errors.push(invalid([...where, 'hostnames', j], String(hostname), p));
+    });
+  });
+  if (spec?.priorityClassName)
+    for (const p of dns1123SubdomainProblems(String(spec.priorityClassName)))
+      errors.push(invalid([...at, 'priorityClassName'], String(spec.priorityClassName), p));
+  if (isSet(spec?.runtimeClassName))
+    for (const p of dns1123SubdomainProblems(String(spec.runtimeClassName)))
+      errors.push(invalid([...at, 'runtimeClassName'], String(spec.runtimeClassName), p));
+  const preemption = spec?.preemptionPolicy;
+  if (preemption === '') errors.push(required([...at, 'preemptionPolicy']));
+  else if (isSet(preemption) && !PREEMPTION_POLICIES.includes(preemption))
+    errors.push(notSupported([...at, 'preemptionPolicy'], preemption, PREEMPTION_POLICIES));
+  errors.push(...osViolations(spec, at));
+
+  // What ValidatePodCreate adds for a Pod, and ValidatePodTemplateSpec for a template.
+  const ephemeral = list(spec?.ephemeralContainers).length > 0;
+  if (options.resourceIsPod) {
+    for (const kind of ['containers', 'initContainers'])
+      list(spec?.[kind]).forEach((container, i) => {
+        const image = String(container?.image ?? '');
+        if (image !== image.trim())
+          errors.push(invalid([...at, kind, i, 'image'], image, 'must not have leading or trailing whitespace'));
+      });
+    // Ephemeral containers are added to a running pod through its ephemeralcontainers subresource.
+    if (ephemeral) errors.push(forbidden([...at, 'ephemeralContainers'], 'cannot be set on create'));
+    if (spec?.nodeName && list(spec?.schedulingGates).length > 0)
+      errors.push(forbidden([...at, 'nodeName'], 'cannot be set until all schedulingGates have been cleared'));
+  } else if (ephemeral)
+    errors.push(forbidden([...at, 'ephemeralContainers'], 'ephemeral containers not allowed in pod template'));
+  return errors;
+}
+
+/**
+ * validatePodHostNetworkDeps: on the host network a container port is its host port. A template's unset host port
+ * is filled in when its pod is created, and so is a Pod's (SetDefaults_Pod), so only a different one is refused.
+ */
+function hostNetworkPortViolations(spec: Json, at: Path): KubeViolation[] {
+  if (spec?.hostNetwork !== true) return [];
+  const errors: KubeViolation[] = [];
+  list(spec.containers).forEach((container, i) => {
+    list(container?.ports).forEach((port, j) => {
+      if (port?.hostPort && port.hostPort !== port.containerPort)
+        errors.push(
+          invalid(
+            [...at, 'containers', i, 'ports', j, 'hostPort'],
+            port.hostPort,
+            'must match `containerPort` when `hostNetwork` is true',
+          ),
+        );
+    });
+  });
+  return errors;
+}
+
+/** Go's %#v of a []string. */
+const goStrings = (values: unknown[]) => `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
+
+/**
+ * validatePodDNSConfig. Kubernetes 1.32 holds each search domain, less one trailing dot, to the DNS subdomain format
+ * (RelaxedDNSSearchValidation, which admits `_` and a lone `.`, is off by default until 1.33).
+ */
+function dnsConfigViolations(config: Json, policy: string, at: Path): KubeViolation[] {
+  if (policy === 'None') {
+    if (!isSet(config)) return [required(at, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if (list(config.nameservers).length === 0)
+      return [required([...at, 'nameservers'], 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+  }
+  if (!isObject(config)) return [];
+  const errors: KubeViolation[] = [];
+  const nameservers = list(config.nameservers);
+  if (nameservers.length > 3)
+    errors.push(
+      invalid([...at, 'nameservers'], undefined, 'must not have more than 3 nameservers', goStrings(nameservers)),
+    );
+  nameservers.forEach((nameserver, i) => errors.push(...ipViolations([...at, 'nameservers', i], nameserver)));
+  const searches = list(config.searches).map(String);
+  if (searches.length > 32)
+    errors.push(
+      invalid([...at, 'searches'], undefined, 'must not have more than 32 search paths', goStrings(searches)),
+    );
+  if (searches.join(' ').length > 2048)
+    errors.push(
+      invalid(
+        [...at, 'searches'],
+        undefined,
+        'must not have more than 2048 characters (including spaces) in the search list',
+        goStrings(searches),
+      ),
+    );
+  searches.forEach((search, i) => {
+    const domain = search.endsWith('.') ? search.slice(0, -1) : search;
+    for (const p of dns1123SubdomainProblems(domain)) errors.push(invalid([...at, 'searches', i], domain, p));
+  });
+  list(config.options).forEach((option, i) => {
+    if (!option?.name) errors.push(required([...at, 'options', i], 'must not be empty'));
+  });
+  return errors;
+}
+
+/** validateSchedulingGates: each gate's name is a qualified name, once; the API server names the gate, not its name. */
+function schedulingGateViolations(gates: Json[], at: Path): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  const seen = new Set<string>();
+  gates.forEach((gate, i) => {
+    const name = String(gate?.name ?? '');
+    const where = { path: [...at, i, 'name'], field: fieldOf([...at, i]) };
+    errors.push(...qualifiedNameViolations(where, name));
+    if (seen.has(name)) errors.push(duplicate(where, name));
+    seen.add(name);
+  });
   return errors;
 }
 
@@ -148,7 +306,7 @@ function nameViolations(path: Path, name: unknown, problems: (s: string) => stri
 }
 
 /** validateContainerCommon: what every container, regular or init, is held to. */
-function containerCommonViolations(container: Json, at: Path, volumes: Set<string>): KubeViolation[] {
+function containerCommonViolations(container: Json, at: Path, volumes: Map<string, Json>): KubeViolation[] {
   const errors = nameViolations([...at, 'name'], container?.name, dns1123LabelProblems);
   if (!container?.image) errors.push(required([...at, 'image']));
   // Unset or empty, each policy is defaulted (File; Always or IfNotPresent from the image's tag), so only a value
@@ -172,8 +330,11 @@ function containerCommonViolations(container: Json, at: Path, volumes: Set<strin
       errors.push(notSupported([...where, 'protocol'], port.protocol, PROTOCOLS));
   });
   list(container?.env).forEach((env, i) => errors.push(...envViolations(env, [...at, 'env', i])));
+  errors.push(...envFromViolations(list(container?.envFrom), [...at, 'envFrom']));
+  const mounts = list(container?.volumeMounts);
+  const devices = list(container?.volumeDevices);
   const mountPaths = new Set<string>();
-  list(container?.volumeMounts).forEach((mount, i) => {
+  mounts.forEach((mount, i) => {
     const where = [...at, 'volumeMounts', i];
     if (!mount?.name) errors.push(required([...where, 'name']));
     else if (!volumes.has(mount.name)) errors.push(notFound([...where, 'name'], mount.name));
@@ -181,16 +342,93 @@ function containerCommonViolations(container: Json, at: Path, volumes: Set<strin
     else if (mountPaths.has(mount.mountPath))
       errors.push(invalid([...where, 'mountPath'], mount.mountPath, 'must be unique'));
     if (mount?.mountPath) mountPaths.add(mount.mountPath);
+    // A volume is a file system or a block device to one container, not both.
+    if (devices.some((device) => (device?.name ?? '') === (mount?.name ?? '')))
+      errors.push(invalid([...where, 'name'], mount?.name ?? '', 'must not already exist in volumeDevices'));
+    if (devices.some((device) => (device?.devicePath ?? '') === (mount?.mountPath ?? '')))
+      errors.push(
+        invalid([...where, 'mountPath'], mount?.mountPath ?? '', 'must not already exist as a path in volumeDevices'),
+      );
   });
+  errors.push(...volumeDeviceViolations(devices, mounts, volumes, [...at, 'volumeDevices']));
   const pullPolicy = container?.imagePullPolicy;
   if (pullPolicy && !PULL_POLICIES.includes(pullPolicy))
     errors.push(notSupported([...at, 'imagePullPolicy'], pullPolicy, PULL_POLICIES));
   if (container?.resources?.requests || container?.resources?.limits)
     errors.push(...resourceViolations(container.resources, [...at, 'resources']));
-  if (isSet(container?.securityContext?.seccompProfile))
-    errors.push(
-      ...seccompViolations(container.securityContext.seccompProfile, [...at, 'securityContext', 'seccompProfile']),
-    );
+  errors.push(...containerSecurityContextViolations(container?.securityContext, at));
+  return errors;
+}
+
+/**
+ * ValidateEnvFrom: each source names one ConfigMap or Secret. A name may end in '-' (it is checked as a name prefix,
+ * its last two characters read as one letter); a prefix is an environment variable name (relaxed, as
+ * RelaxedEnvironmentVariableValidation has it on by default in 1.32). A source's count is reported at envFrom itself.
+ */
+function envFromViolations(sources: Json[], at: Path): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  sources.forEach((source, i) => {
+    const where = [...at, i];
+    const prefix = String(source?.prefix ?? '');
+    if (prefix && !RELAXED_ENV_NAME.test(prefix))
+      errors.push(invalid([...where, 'prefix'], prefix, RELAXED_ENV_MESSAGE));
+    const refs = ['configMapRef', 'secretRef'].filter((ref) => isSet(source?.[ref]));
+    for (const ref of refs) {
+      const name = String(source[ref].name ?? '');
+      if (!name) errors.push(required([...where, ref, 'name']));
+      else
+        for (const p of dns1123SubdomainProblems(maskTrailingDash(name)))
+          errors.push(invalid([...where, ref, 'name'], name, p));
+    }
+    if (refs.length === 0) errors.push(invalid(at, '', 'must specify one of: `configMapRef` or `secretRef`'));
+    else if (refs.length > 1) errors.push(invalid(at, '', 'may not have more than one field specified at a time'));
+  });
+  return errors;
+}
+
+/** apimachinery's maskTrailingDash: a generated name's prefix may end in '-'. */
+const maskTrailingDash = (name: string) => (name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name);
+
+/**
+ * ValidateVolumeDevices: a block device is a volume of a PersistentVolumeClaim (or a generic ephemeral one), once per
+ * container, at a path without `..` that no mount of the container uses.
+ */
+function volumeDeviceViolations(
+  devices: Json[],
+  mounts: Json[],
+  volumes: Map<string, Json>,
+  at: Path,
+): KubeViolation[] {
+  const errors: KubeViolation[] = [];
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  devices.forEach((device, i) => {
+    const where = [...at, i];
+    const name = String(device?.name ?? '');
+    const path = String(device?.devicePath ?? '');
+    const volume = volumes.get(name);
+    if (!name) errors.push(required([...where, 'name']));
+    if (names.has(name)) errors.push(invalid([...where, 'name'], name, 'must be unique'));
+    if (volume && !isSet(volume.persistentVolumeClaim) && !isSet(volume.ephemeral))
+      errors.push(
+        invalid(
+          [...where, 'name'],
+          name,
+          'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+        ),
+      );
+    if (!volume) errors.push(notFound([...where, 'name'], name));
+    if (!path) errors.push(required([...where, 'devicePath']));
+    if (paths.has(path)) errors.push(invalid([...where, 'devicePath'], path, 'must be unique'));
+    if (path && path.split('/').includes('..'))
+      errors.push(invalid([...where, 'devicePath'], path, "can not contain backsteps ('..')"));
+    else paths.add(path);
+    if (mounts.some((mount) => (mount?.name ?? '') === name))
+      errors.push(invalid([...where, 'name'], name, 'must not already exist in volumeMounts'));
+    if (mounts.some((mount) => (mount?.mountPath ?? '') === path))
+      errors.push(invalid([...where, 'devicePath'], path, 'must not already exist as a path in volumeMounts'));
+    if (name) names.add(name);
+  });
   return errors;
 }
 
@@ -235,14 +473,7 @@ function envViolations(env: Json, at: Path): KubeViolation[] {
   const errors: KubeViolation[] = [];
   // RelaxedEnvironmentVariableValidation (on by default since 1.32): printable ASCII other than '='.
   if (!env?.name) errors.push(required([...at, 'name']));
-  else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(env.name))
-    errors.push(
-      invalid(
-        [...at, 'name'],
-        env.name,
-        "a valid environment variable name must consist only of printable ASCII characters other than '='",
-      ),
-    );
+  else if (!RELAXED_ENV_NAME.test(env.name)) errors.push(invalid([...at, 'name'], env.name, RELAXED_ENV_MESSAGE));
   if (!isSet(env?.valueFrom)) return errors;
   const from = env.valueFrom;
   const sources = ENV_SOURCES.filter((s) => isSet(from[s]));
@@ -416,50 +647,4 @@ function resourceViolations(resources: Json, at: Path): KubeViolation[] {
       );
   }
   return [...comparisons, ...errors];
-}
-
-function seccompViolations(profile: Json, at: Path): KubeViolation[] {
-  if (!isSet(profile)) return [];
-  if (!SECCOMP_TYPES.includes(profile.type)) return [notSupported([...at, 'type'], profile.type ?? '', SECCOMP_TYPES)];
-  if (profile.type === 'Localhost' && !profile.localhostProfile)
-    return [required([...at, 'localhostProfile'], 'must be set when seccomp type is Localhost')];
-  if (profile.type !== 'Localhost' && profile.localhostProfile)
-    return [
-      invalid([...at, 'localhostProfile'], profile.localhostProfile, 'can only be set when seccomp type is Localhost'),
-    ];
-  return [];
-}
-
-function topologySpreadViolations(constraints: Json[], at: Path): KubeViolation[] {
-  const errors: KubeViolation[] = [];
-  const seen = new Set<string>();
-  constraints.forEach((c, i) => {
-    const where = [...at, i];
-    if (!(Number.isInteger(c?.maxSkew) && c.maxSkew > 0))
-      errors.push(invalid([...where, 'maxSkew'], c?.maxSkew ?? 0, 'must be greater than zero'));
-    if (!c?.topologyKey) errors.push(required([...where, 'topologyKey'], 'can not be empty'));
-    if (!WHEN_UNSATISFIABLE.includes(c?.whenUnsatisfiable))
-      errors.push(notSupported([...where, 'whenUnsatisfiable'], c?.whenUnsatisfiable ?? '', WHEN_UNSATISFIABLE));
-    const pair = `{${c?.topologyKey}, ${c?.whenUnsatisfiable}}`;
-    if (seen.has(pair)) errors.push(duplicate(where, pair));
-    seen.add(pair);
-    if (isSet(c?.minDomains) && !(Number.isInteger(c.minDomains) && c.minDomains > 0))
-      errors.push(invalid([...where, 'minDomains'], c.minDomains, 'must be greater than 0'));
-    if (isSet(c?.minDomains) && c?.whenUnsatisfiable !== 'DoNotSchedule')
-      errors.push(
-        invalid(
-          [...where, 'minDomains'],
-          c.minDomains,
-          'can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway',
-        ),
-      );
-    const selected = new Set(Object.keys(c?.labelSelector?.matchLabels ?? {}));
-    list(c?.matchLabelKeys).forEach((key, k) => {
-      if (selected.has(key))
-        errors.push(invalid([...where, 'matchLabelKeys', k], key, 'exists in both matchLabelKeys and labelSelector'));
-    });
-    if (list(c?.matchLabelKeys).length > 0 && !isSet(c?.labelSelector))
-      errors.push(forbidden([...where, 'matchLabelKeys'], 'must not be specified when labelSelector is not set'));
-  });
-  return errors;
 }
