@@ -15,6 +15,7 @@ const UNIT = [
   'assignments',
   'errors',
   'evictions',
+  'kubeValidation',
   'labels',
   'leases',
   'overrides',
