@@ -10,7 +10,7 @@
 
 /** Lowest first. Each group is one layer of ARCHITECTURE.md; inside a group, folders are ranked in the order listed. */
 const LAYERS = [
-  ['kernel', ['errors', 'api', 'hashing', 'concurrency', 'time', 'text', 'yaml', 'patches', 'quantities', 'labels', 'fieldSelectors', 'names', 'kubeValidation', 'confinement', 'sorting', 'printers', 'crdSchemas']],
+  ['kernel', ['errors', 'api', 'hashing', 'concurrency', 'time', 'text', 'yaml', 'patches', 'quantities', 'labels', 'fieldSelectors', 'names', 'kubeValidation', 'confinement', 'sorting', 'goTemplates', 'printers', 'crdSchemas']],
   ['git object store', ['commits', 'credentials']],
   ['branch formats', ['branches']],
   ['policy matching', ['selectors', 'interpreters', 'overrides', 'bindings']],
