@@ -8,6 +8,8 @@ import { printGetTable } from '../views/printTable.ts';
 import { kubectlJson } from '../printers/kubectlJson.ts';
 import { SortByError, sortOrder } from '../printers/sortBy.ts';
 import { executeJsonPath, JsonPathExecutionError, JsonPathSyntaxError, parseJsonPath } from '../printers/jsonPath.ts';
+import { GoTemplateSyntaxError, parseKubectlGoTemplate, printGoTemplate } from '../printers/goTemplate.ts';
+import type { GoTemplate } from '../goTemplates/parseGoTemplate.ts';
 import { readFileSync } from 'node:fs';
 import { formatLabels } from '../labels/formatLabels.ts';
 import {
@@ -153,7 +155,7 @@ export function reportUnknownType(err: UnknownResourceTypeError, ctx: ReadComman
 }
 
 const USAGE =
-  'flotilla get clusters|bindings|works|pp|cpp|op|cop|all|<kind>[,TYPE...] [NAME... | -l SELECTOR] [--field-selector SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--template TEMPLATE] [--allow-missing-template-keys=false] [--sort-by PATH] [--no-headers] [--show-labels] [--show-kind] [-L KEY,...]  (and: flotilla get shards --help)';
+  'flotilla get clusters|bindings|works|pp|cpp|op|cop|all|<kind>[,TYPE...] [NAME... | -l SELECTOR] [--field-selector SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [-o wide|yaml|json|name|go-template=TEMPLATE|go-template-file=FILE|jsonpath=TEMPLATE|jsonpath-file=FILE|custom-columns=SPEC|custom-columns-file=FILE] [--template TEMPLATE] [--allow-missing-template-keys=false] [--sort-by PATH] [--no-headers] [--show-labels] [--show-kind] [-L KEY,...]  (and: flotilla get shards --help)';
 
 /** get's flags: the read options, and kubectl's label selector. */
 const GET_OPTIONS = {
@@ -223,6 +225,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   }
   const output = chooseOutput(requested, templateArg, values['no-headers'] ?? false);
   const template = output.type === 'jsonpath' ? output.template : undefined;
+  const goTemplate = output.type === 'go-template' ? output.template : undefined;
   const columns = output.type === 'custom-columns' ? output.columns : undefined;
   const requirements = values.selector === undefined ? undefined : selectorRequirements(values.selector);
   // Sent to the server as given, trimmed (cli-runtime's FieldSelectorParam); an empty one selects everything.
@@ -317,9 +320,11 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       ? output
       : template && 'error' in template
         ? template
-        : columns && 'error' in columns
-          ? columns
-          : undefined;
+        : goTemplate && 'error' in goTemplate
+          ? goTemplate
+          : columns && 'error' in columns
+            ? columns
+            : undefined;
   if (unusable) {
     ctx.err(`error: ${unusable.error}\n`);
     return 1;
@@ -349,8 +354,17 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   const objects = items.map((item) => item.object);
   const table = columns && 'columns' in columns ? columns : undefined;
   let failed: string | undefined;
+  const listed =
+    single && objects.length === 1
+      ? objects[0]
+      : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: objects };
   if (table) failed = printColumns(table, objects, ctx);
-  else if (output.type === 'name')
+  else if (goTemplate && 'template' in goTemplate) {
+    const printed = printGoTemplate(goTemplate.template, listed, values['allow-missing-template-keys']);
+    // Strings from Git are printed as the template asks, but no control character but tab and newline reaches the terminal.
+    ctx.out(terminalSafe(printed.output, { multiline: true }));
+    failed = printed.error === undefined ? undefined : terminalSafe(printed.error, { multiline: true });
+  } else if (output.type === 'name')
     for (const { type, object, row, nameAt } of items) {
       // kubectl prints kind.group/name, the kind lower-cased (`deployment.apps/web`, `service/web`), and the object's
       // own name: a Work's, not the name of the template it carries that its table shows.
@@ -362,9 +376,7 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
       output.type === 'yaml' ? 'yaml' : 'json',
       template,
       values['allow-missing-template-keys'],
-      single && objects.length === 1
-        ? objects[0]
-        : { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: objects },
+      listed,
       ctx,
     );
   return reportErrors(notFound, failed, ctx);
@@ -589,25 +601,23 @@ type Template = { text: string; asJson: boolean } | { error: string };
  * What -o (and --template) ask get to print, chosen as kubectl's PrintFlags.ToPrinter tries its printers in turn:
  * templates, json and yaml (any case), its own table (`` or `wide`), custom columns, name (any case). A format none
  * takes is kubectl's error, said once the objects are read, as kubectl makes its printer then. --template alone is a
- * Go template, which flotilla does not run.
+ * Go template.
  */
 type OutputChoice =
   | { type: 'table' | 'wide' | 'json' | 'yaml' | 'name' }
   | { type: 'jsonpath'; template: Template }
+  | { type: 'go-template'; template: { template: GoTemplate } | { error: string } }
   | { type: 'custom-columns'; columns: Columns }
   | { type: 'unusable'; error: string };
 
 const GO_TEMPLATE_FORMATS = ['go-template', 'go-template-file', 'template', 'templatefile'];
 const ALLOWED_FORMATS =
-  'custom-columns,custom-columns-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,wide,yaml';
+  'custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml';
 
 function chooseOutput(format: string, templateArg: string, noHeaders: boolean): OutputChoice {
   const templateFormat = format === '' && templateArg !== '' ? 'go-template' : format;
   const goTemplate = templateFormatValue(templateFormat, templateArg, GO_TEMPLATE_FORMATS);
-  if (goTemplate)
-    throw new UsageError(
-      `-o ${templateFormat}${templateArg === '' ? '' : ` --template ${templateArg}`}: Go templates are not run by flotilla get; use -o jsonpath=TEMPLATE (client-go's JSONPath), custom-columns=SPEC, json or yaml`,
-    );
+  if (goTemplate) return { type: 'go-template', template: goTemplateOutput(goTemplate.format, goTemplate.value) };
   const jsonPath = templateFormatValue(format, templateArg, ['jsonpath', 'jsonpath-as-json', 'jsonpath-file']);
   if (jsonPath) return { type: 'jsonpath', template: jsonPathTemplate(jsonPath.format, jsonPath.value) };
   const lower = format.toLowerCase();
@@ -667,6 +677,29 @@ function jsonPathTemplate(format: string, value: string): Template {
     throw err;
   }
   return { text, asJson: format === 'jsonpath-as-json' };
+}
+
+/**
+ * cli-runtime's GoTemplatePrintFlags: `go-template` and `template` take the template, `go-template-file` and
+ * `templatefile` a file holding it; parsed before anything is read, with kubectl's errors for an empty, unreadable or
+ * unparsable one.
+ */
+function goTemplateOutput(format: string, value: string): { template: GoTemplate } | { error: string } {
+  let text = value;
+  if (text === '') return { error: 'template format specified but no template given' };
+  if (format === 'go-template-file' || format === 'templatefile') {
+    try {
+      text = readFileSync(text, 'utf8');
+    } catch (err) {
+      return { error: `error reading --template ${text}, ${goOpenError(text, err)}` };
+    }
+  }
+  try {
+    return { template: parseKubectlGoTemplate(text) };
+  } catch (err) {
+    if (err instanceof GoTemplateSyntaxError) return { error: `error parsing template ${text}, ${err.message}` };
+    throw err;
+  }
 }
 
 /** A file that could not be read, in Go's os.PathError words (`open FILE: no such file or directory`). */
