@@ -1,8 +1,10 @@
-// A Service, ConfigMap, Secret, PodDisruptionBudget, RBAC object, Ingress, IngressClass or NetworkPolicy template
-// kube-apiserver refuses (kubeValidation/builtinKindRules.ts): Karmada's API server is one, so it refuses the template
-// at creation, and a member the object propagated to it. Checked on the template as that API server holds it when it
-// validates: given the defaults its checks depend on (SetDefaults_Service, the RBAC subjects' and roleRef's apiGroup,
-// an IngressClass's parameters.scope), a Service's clusterIP and clusterIPs synced, a Secret's stringData merged.
+// A Service, ConfigMap, Secret, PodDisruptionBudget, RBAC object, Ingress, IngressClass, NetworkPolicy,
+// HorizontalPodAutoscaler, PersistentVolumeClaim, Namespace, LimitRange, ResourceQuota, PriorityClass or StorageClass
+// template kube-apiserver refuses (kubeValidation/builtinKindRules.ts): Karmada's API server is one, so it refuses the
+// template at creation, and a member the object propagated to it. Checked on the template as that API server holds it
+// when it validates: given the defaults its checks depend on (SetDefaults_Service, the RBAC subjects' and roleRef's
+// apiGroup, an IngressClass's parameters.scope; the other kinds' rules read their defaults themselves), a Service's
+// clusterIP and clusterIPs synced, a Secret's stringData merged, an autoscaling/v1 HPA converted to the v2 shape.
 import { builtinKindViolations } from '../../kubeValidation/builtinKindRules.ts';
 import type { KubeViolation } from '../../kubeValidation/fieldViolations.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
@@ -25,7 +27,18 @@ const CHECKED: ReadonlyMap<string, string> = new Map([
   ['networking.k8s.io/v1/Ingress', 'networking.k8s.io'],
   ['networking.k8s.io/v1/IngressClass', 'networking.k8s.io'],
   ['networking.k8s.io/v1/NetworkPolicy', 'networking.k8s.io'],
+  ['autoscaling/v2/HorizontalPodAutoscaler', 'autoscaling'],
+  ['autoscaling/v1/HorizontalPodAutoscaler', 'autoscaling'],
+  ['v1/PersistentVolumeClaim', ''],
+  ['v1/Namespace', ''],
+  ['v1/LimitRange', ''],
+  ['v1/ResourceQuota', ''],
+  ['scheduling.k8s.io/v1/PriorityClass', 'scheduling.k8s.io'],
+  ['storage.k8s.io/v1/StorageClass', 'storage.k8s.io'],
 ]);
+
+/** Where the v2 metric an autoscaling/v1 HPA's targetCPUUtilizationPercentage becomes is written in the file. */
+const V1_CPU_METRIC = ['spec', 'metrics', 0];
 
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -42,8 +55,11 @@ export function validateBuiltinKinds(manifest: Record<string, unknown>): SchemaI
   if (group === RBAC_GROUP) defaultRbac(object);
   if (kind === 'IngressClass' && isObject(object.spec?.parameters))
     object.spec = { ...object.spec, parameters: { scope: 'Cluster', ...object.spec.parameters } };
+  const v1Hpa = manifest.apiVersion === 'autoscaling/v1';
+  if (v1Hpa) object.spec = hpaSpecFromV1(object.spec);
   const found = builtinKindViolations(group, kind, object);
-  return found.length === 0 ? [] : found.map((v) => asIssue(v, kind, stringDataKeys));
+  if (found.length === 0) return [];
+  return found.map((v) => asIssue(v1Hpa ? locatedInV1(v) : v, kind, stringDataKeys));
 }
 
 /** The Secret's stringData written over its data, as the API server decodes it; the keys written there. */
@@ -122,6 +138,29 @@ function defaultRbac(object: Json): void {
   });
 }
 
+/**
+ * An autoscaling/v1 HPA's spec as the API server converts it to validate it: its one metric,
+ * targetCPUUtilizationPercentage, becomes the Resource cpu Utilization metric.
+ */
+function hpaSpecFromV1(spec: Json): Json {
+  if (!isObject(spec)) return spec;
+  const { scaleTargetRef, minReplicas, maxReplicas, targetCPUUtilizationPercentage: cpu } = spec;
+  const rest = { scaleTargetRef, minReplicas, maxReplicas };
+  if (blank(cpu)) return rest;
+  return {
+    ...rest,
+    metrics: [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: cpu } } },
+    ],
+  };
+}
+
+/** A violation of the converted cpu metric, located at the v1 field it came from. */
+function locatedInV1(v: KubeViolation): KubeViolation {
+  const ofCpuMetric = V1_CPU_METRIC.every((s, i) => v.path[i] === s);
+  return ofCpuMetric ? { ...v, path: ['spec', 'targetCPUUtilizationPercentage'] } : v;
+}
+
 function asIssue(v: KubeViolation, kind: string, stringDataKeys: Set<string>): SchemaIssue {
   // A key the Secret took from stringData is located there.
   const path =
@@ -149,6 +188,8 @@ function fixFor(v: KubeViolation, kind: string): string {
   if (kind === 'Secret' && v.type === 'FieldValueRequired' && v.field.startsWith('data'))
     return `add the key the Secret type ${'requires'} (${v.field.replace(/^data(\[%s\])?/, '').replace(/[[\]]/g, '')}) under data or stringData`;
   if (kind === 'Ingress' && last === 'pathType') return 'set pathType to Prefix, Exact or ImplementationSpecific';
+  if (kind === 'PersistentVolumeClaim' && v.field === 'spec.resources[storage]')
+    return 'request a size above zero at spec.resources.requests.storage, e.g. 1Gi';
   if (v.type === 'FieldValueNotSupported') return `write one of the supported values at ${v.field || kind}`;
   if (v.type === 'FieldValueRequired') return `set ${v.field || kind}`;
   if (v.type === 'FieldValueForbidden') return `remove ${v.field || kind}, or change what it depends on`;

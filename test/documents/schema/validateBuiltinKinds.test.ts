@@ -1,4 +1,5 @@
-// Services, ConfigMaps, Secrets, PodDisruptionBudgets, RBAC objects, Ingresses and NetworkPolicies that
+// Services, ConfigMaps, Secrets, PodDisruptionBudgets, RBAC objects, Ingresses, NetworkPolicies, HPAs, claims,
+// namespaces, limit ranges, quotas, PriorityClasses and StorageClasses that
 // kube-apiserver refuses are reported at their field, in its words, on the template as it defaults it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -154,6 +155,77 @@ test('Ingress rules, paths and backends; NetworkPolicy peers and ports; a PodDis
   assert.equal(found(binding), []);
   assert.equal(found({ ...binding, subjects: [{ kind: 'ServiceAccount', name: 'default' }] }), [
     'subjects.0.namespace | kube-apiserver refuses this ClusterRoleBinding: subjects[0].namespace: Required value',
+  ]);
+});
+
+test('HPAs, claims, namespaces, limit ranges, quotas and class kinds are validated, each at its line', () => {
+  assert.equal(
+    found({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 3, maxReplicas: 2 },
+    }),
+    [
+      'spec.maxReplicas | kube-apiserver refuses this HorizontalPodAutoscaler: spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`',
+    ],
+  );
+  const claim = {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '0' } } },
+  };
+  assert.equal(found(claim), [
+    'spec.resources.requests.storage | kube-apiserver refuses this PersistentVolumeClaim: spec.resources[storage]: Invalid value: "0": must be greater than zero',
+  ]);
+  assert.equal(
+    validateBuiltinKinds(claim)[0]?.fix,
+    'request a size above zero at spec.resources.requests.storage, e.g. 1Gi',
+  );
+  assert.equal(found({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' }, spec: { finalizers: ['x'] } }), [
+    'spec.finalizers.0 | kube-apiserver refuses this Namespace: spec.finalizers: Invalid value: "x": name is neither a standard finalizer name nor is it fully qualified',
+  ]);
+  assert.equal(
+    found({
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'a' },
+      spec: { limits: [{ type: 'Container', max: { cpu: '1' }, defaultRequest: { cpu: '2' } }] },
+    }),
+    [
+      'spec.limits.0.defaultRequest.cpu | kube-apiserver refuses this LimitRange: spec.limits[0].defaultRequest[cpu]: Invalid value: 2: default request value 2 is greater than max value 1',
+      'spec.limits.0.defaultRequest.cpu | kube-apiserver refuses this LimitRange: spec.limits[0].defaultRequest[cpu]: Invalid value: 2: default request value 2 is greater than default limit value 1',
+    ],
+  );
+  assert.equal(
+    found({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'a' }, spec: { hard: { pods: '-1' } } }),
+    [
+      'spec.hard.pods | kube-apiserver refuses this ResourceQuota: spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0',
+    ],
+  );
+  assert.equal(
+    found({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-x' }, value: 1 }),
+    [
+      "metadata.name | kube-apiserver refuses this PriorityClass: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-x is not a known system priority class",
+    ],
+  );
+  assert.equal(found({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'a' } }), [
+    'provisioner | kube-apiserver refuses this StorageClass: provisioner: Required value',
+  ]);
+});
+
+test('an autoscaling/v1 HPA is validated as converted, its cpu target located at targetCPUUtilizationPercentage', () => {
+  const hpa = (spec: Record<string, unknown>) => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web' },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 4, ...spec },
+  });
+  assert.equal(found(hpa({ targetCPUUtilizationPercentage: 80 })), []);
+  assert.equal(found(hpa({})), []);
+  assert.equal(found(hpa({ targetCPUUtilizationPercentage: 0 })), [
+    'spec.targetCPUUtilizationPercentage | kube-apiserver refuses this HorizontalPodAutoscaler: spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0',
   ]);
 });
 
