@@ -10,7 +10,8 @@ import { workloadViolations } from '../../kubeValidation/appsRules.ts';
 // template's ValidatePodSpec, and every other workload's pod spec:
 // kubeValidation/appsRules.ts and podSpecRules.ts), Jobs and CronJobs (kubeValidation/batchRules.ts),
 // and the kinds kubeValidation/builtinKindRules.ts knows (Services, PodDisruptionBudgets, RBAC, Ingresses,
-// IngressClasses, NetworkPolicies), which `flotilla validate` holds templates to as well.
+// IngressClasses, NetworkPolicies, HorizontalPodAutoscalers, PersistentVolumeClaims, Namespaces, LimitRanges,
+// ResourceQuotas, PriorityClasses, StorageClasses), which `flotilla validate` holds templates to as well.
 
 type Json = any;
 
@@ -34,6 +35,12 @@ export function validateWorkloadAndAccess(group: string, kind: string, object: J
     case '/Secret':
     case '/ConfigMap':
       return [];
+    // Their updates are checked for metadata and immutable fields alone (ValidateNamespaceUpdate,
+    // ValidatePriorityClassUpdate, ValidateStorageClassUpdate), never their spec again.
+    case '/Namespace':
+    case 'scheduling.k8s.io/PriorityClass':
+    case 'storage.k8s.io/StorageClass':
+      return previous ? [] : builtinKindViolations(group, kind, object).map(asFieldError);
     default:
       return builtinKindViolations(group, kind, object).map(asFieldError);
   }

@@ -1,5 +1,5 @@
-// The API server's checks of Deployments, PodDisruptionBudgets, RBAC objects and Service ports, as the member
-// answers them: each mistake is named with its field path and the API server's words.
+// The API server's checks of Deployments, PodDisruptionBudgets, RBAC objects, Service ports, claims and class kinds,
+// as the member answers them: each mistake is named with its field path and the API server's words.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validateWorkloadAndAccess } from '../../../src/members/resources/validateWorkloadAndAccess.ts';
@@ -197,6 +197,20 @@ test('Ingresses and NetworkPolicies are refused as kube-apiserver refuses them, 
     ['spec.egress[0].to[0].ipBlock.except[0]: Invalid value: "10.0.0.0/8": must be a strict subset of `cidr`'],
   );
   assert.equal(messages('', 'Service', { spec: { ...defaulted } }), ['spec.ports: Required value']);
+});
+
+test('a claim is refused as the API server refuses it; a class or Namespace update is not checked again', () => {
+  assert.equal(messages('', 'PersistentVolumeClaim', { spec: { resources: { requests: { storage: '1Gi' } } } }), [
+    'spec.accessModes: Required value: at least 1 access mode is required',
+  ]);
+  const storageClass = { metadata: { name: 'fast' }, provisioner: '', volumeBindingMode: 'Immediate' };
+  assert.equal(messages('storage.k8s.io', 'StorageClass', storageClass), ['provisioner: Required value']);
+  // ValidateStorageClassUpdate checks immutability and metadata only, as do the PriorityClass and Namespace updates.
+  assert.equal(validateWorkloadAndAccess('storage.k8s.io', 'StorageClass', storageClass, storageClass), []);
+  const namespace = { metadata: { name: 'a' }, spec: { finalizers: ['custom'] } };
+  assert.equal(validateWorkloadAndAccess('', 'Namespace', namespace, namespace), []);
+  const priorityClass = { metadata: { name: 'system-x' }, value: 1 };
+  assert.equal(validateWorkloadAndAccess('scheduling.k8s.io', 'PriorityClass', priorityClass, priorityClass), []);
 });
 
 test.run();
