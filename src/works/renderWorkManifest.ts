@@ -165,16 +165,19 @@ export function renderWorkManifest(
     }
     // The claim's annotations are the template's in Karmada (a policy's, or a MultiClusterService's).
     for (const [k, v] of templateClaimOf(p.binding).annotations) annotations[k] = v;
+    // The object's own annotation wins over the policy (binding/common.go#mergeConflictResolution), as the overrides
+    // for this cluster leave it: Karmada reads the workload after applying them.
+    const own = annotations[CONFLICT_RESOLUTION];
+    annotations[CONFLICT_RESOLUTION] =
+      own === 'overwrite' || own === 'abort'
+        ? own
+        : p.binding.spec.conflictResolution === 'Overwrite'
+          ? 'overwrite'
+          : 'abort';
   }
-  // The object's own annotation wins over the policy (binding/common.go#mergeConflictResolution), as the overrides
-  // for this cluster leave it: Karmada reads the workload after applying them.
-  const own = annotations['work.karmada.io/conflict-resolution'];
-  annotations['work.karmada.io/conflict-resolution'] =
-    own === 'overwrite' || own === 'abort'
-      ? own
-      : p.binding?.spec.conflictResolution === 'Overwrite'
-        ? 'overwrite'
-        : 'abort';
+  // Namespace sync (no binding) sets none: ctrlutil.CreateOrUpdateWork copies one only from the Work's own annotations,
+  // and namespace_sync_controller's Work has only the applied overrides there. The Namespace's own stays as written,
+  // and the applier, as Karmada's objectwatcher, reads no annotation as abort.
   annotations['work.karmada.io/namespace'] = `karmada-es-${target.name}`;
   annotations['work.karmada.io/name'] = workNameOf(p.template);
   // Last, as Karmada's SetLabelsAndAnnotationsForWorkload: the Work's id, then the keys of what the manifest sets,
@@ -205,6 +208,7 @@ function stringMapOf(value: unknown): Record<string, string> | undefined {
 }
 
 const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
+const CONFLICT_RESOLUTION = 'work.karmada.io/conflict-resolution';
 export const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
 export const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
 

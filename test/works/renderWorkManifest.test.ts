@@ -85,7 +85,7 @@ test('a workload reaches each cluster with the replicas assigned there, the clai
   assert.is((web.manifest.spec as { replicas: number }).replicas, 5, 'the template itself is not changed');
 });
 
-test('a Namespace synced without a binding gets only the managed label and the Work annotations', () => {
+test('a Namespace synced without a binding gets only the managed label and the Work annotations, no conflict resolution', () => {
   const ns = templateOf(
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } },
     'templates/ns.yaml',
@@ -97,8 +97,8 @@ test('a Namespace synced without a binding gets only the managed label and the W
     metadata: { labels: Record<string, string>; annotations: Record<string, string> };
   };
   assert.equal(Object.keys(m.metadata.labels), ['karmada.io/managed', 'work.karmada.io/permanent-id']);
+  // namespace_sync_controller's Work sets no work.karmada.io/conflict-resolution, so CreateOrUpdateWork adds none.
   assert.equal(Object.keys(m.metadata.annotations), [
-    'work.karmada.io/conflict-resolution',
     'work.karmada.io/namespace',
     'work.karmada.io/name',
     'resourcetemplate.karmada.io/managed-annotations',
@@ -107,6 +107,30 @@ test('a Namespace synced without a binding gets only the managed label and the W
   assert.is(
     m.metadata.annotations['resourcetemplate.karmada.io/managed-labels'],
     'karmada.io/managed,work.karmada.io/permanent-id',
+  );
+});
+
+test("a synced Namespace's own conflict-resolution annotation reaches the member as written, unlike a bound object's", () => {
+  // The binding controller's mergeConflictResolution replaces a value other than abort or overwrite with the binding's;
+  // namespace sync merges nothing, so the Namespace's annotation is only copied.
+  const ns = templateOf(
+    {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'team-a', annotations: { 'work.karmada.io/conflict-resolution': 'Overwrite' } },
+    },
+    'templates/ns.yaml',
+    true,
+  );
+  const model = modelOf({ templates: [ns], clusters: [member1] });
+  const target = { name: 'member1', replicas: 0 };
+  const m = renderWorkManifest({ template: ns, clusters: [target] }, target, member1, model).manifest as {
+    metadata: { annotations: Record<string, string> };
+  };
+  assert.is(m.metadata.annotations['work.karmada.io/conflict-resolution'], 'Overwrite');
+  assert.match(
+    m.metadata.annotations['resourcetemplate.karmada.io/managed-annotations']!,
+    'work.karmada.io/conflict-resolution',
   );
 });
 
