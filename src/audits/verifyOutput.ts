@@ -133,7 +133,7 @@ export async function verifyOutput(
   const replay = await replayInputs(repo, trailers, previousBindings);
   // A broken policy or cluster kept the last good definition the renders before read, which the source alone lacks.
   const renders = parent ? await renderHistoryAt(repo, parent.oid) : null;
-  const synced = parent ? await namespaceSyncEntries(repo, parent.tree) : undefined;
+  const synced = parent ? await entriesBeyondBindings(repo, parent.tree) : undefined;
   const snapshot = await renderSnapshot(
     repo,
     rendersSource,
@@ -425,12 +425,13 @@ async function readBindings(repo: GitRepo, tree: string): Promise<Map<string, Re
 }
 
 /**
- * The entries of the Namespaces namespace sync sent somewhere in the render before (no policy), or whose entry keeps
- * clusters with namespace sync's copy (`namespaceSync`): what namespace sync left there is no binding's, so a replay
- * from bindings alone would not know it, and a Namespace labelled skip-auto-propagation keeps it. Read from the
- * cluster-scoped entries only; undefined when there are none or the index cannot be read.
+ * What the render before recorded that no binding holds, which a replay from bindings alone would not know: the
+ * entries of the Namespaces namespace sync sent somewhere (no policy), or whose entry keeps clusters with namespace
+ * sync's copy (`namespaceSync`), as a Namespace labelled skip-auto-propagation keeps it (read from the cluster-scoped
+ * entries only); and the entries of the templates a policy claimed without building their binding (`claim`, on the
+ * awaiting ones the root lists), as that claim sticks. Undefined when there are none or the index cannot be read.
  */
-async function namespaceSyncEntries(repo: GitRepo, tree: string): Promise<OutputIndex | undefined> {
+async function entriesBeyondBindings(repo: GitRepo, tree: string): Promise<OutputIndex | undefined> {
   try {
     const index = await openOutputIndex(repo, tree);
     if (!index) return undefined;
@@ -438,6 +439,12 @@ async function namespaceSyncEntries(repo: GitRepo, tree: string): Promise<Output
       ([key, e]) =>
         key.startsWith(NAMESPACE_KEY_PREFIX) && ((!e.policy && e.clusters.length > 0) || e.namespaceSync !== undefined),
     );
+    const awaiting = index.awaitingTemplates();
+    await index.load({ templates: awaiting });
+    for (const key of awaiting) {
+      const e = index.template(key);
+      if (e?.claim !== undefined && !entries.some(([k]) => k === key)) entries.push([key, e]);
+    }
     return entries.length > 0 ? { files: {}, templates: Object.fromEntries(entries) } : undefined;
   } catch {
     return undefined;

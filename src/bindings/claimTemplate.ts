@@ -40,14 +40,23 @@ export interface ClaimedBinding {
  * Claims the template for its winning policy, sticking to the previous claim while that policy still matches, and
  * builds the binding: claim labels and annotations, the replicas and requirements InterpretReplica reads, and the
  * policy's placement, propagateDeps, conflictResolution, preserveResourcesOnDeletion, suspension and failover.
+ * `claimedBy`: the policy (policyKey) that claimed the template in an earlier render without building its binding
+ * (the index's `claim`), which sticks as a binding's claim does when no binding holds one.
  */
-export function claimTemplate(template: Template, model: ConfigModel, previous: ResourceBinding | undefined): Claim {
+export function claimTemplate(
+  template: Template,
+  model: ConfigModel,
+  previous: ResourceBinding | undefined,
+  claimedBy?: string,
+): Claim {
   // A binding its policy let go of keeps flotilla.io/policy (where it ran) but no claim: Karmada's detector then
   // matches the template afresh, so the policy that let go is no better placed than any other when it returns.
+  // Karmada's claim is on the template (ClaimPolicyForObject), made before BuildResourceBinding can fail: without a
+  // binding, the index kept it.
   const match = matchPolicy(
     template,
     model.propagationPolicies,
-    previous && hasPolicyClaim(previous) ? previous.metadata.annotations?.['flotilla.io/policy'] : undefined,
+    previous && hasPolicyClaim(previous) ? previous.metadata.annotations?.['flotilla.io/policy'] : claimedBy,
   );
   if (match.status !== 'matched') return { status: match.status, reason: match.reason };
   const policy = match.policy.object;

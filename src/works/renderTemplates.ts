@@ -285,6 +285,11 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     const target = template && scaleTargetOf(template);
     if (target && input.previousIndex.template(key)?.clusters.length) heldScalers.set(key, target);
   };
+  // Policies whose PriorityClass is missing, with the templates they claimed: one error each, after the loop.
+  const noPriorityClass = new Map<
+    string,
+    { policy: Located<PropagationPolicy>; priorityClass: string; templates: ObjectRef[] }
+  >();
   for (const key of keys) {
     const template = input.model.templates.get(key);
     if (held(key, template, input, out, write) || !template) {
@@ -298,6 +303,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
         input.model,
         snapshot,
         input.previousBindings.get(key),
+        input.previousIndex.template(key)?.claim,
         out.problems,
         input.failover,
         out.failover,
@@ -311,7 +317,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
       continue;
     }
     if (p.waitsFor) {
-      waitForPolicy(key, p, p.waitsFor, input, out, write);
+      waitForPolicy(key, p, p.waitsFor, input, out, write, noPriorityClass);
       holdsScaler(key, template);
       continue;
     }
@@ -325,6 +331,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     if (p.policy) p = withNamespaceSyncCopies(p, input.previousIndex.template(key), input.model);
     placed.set(key, p);
   }
+  for (const waiter of noPriorityClass.values()) out.problems.push(priorityClassProblem(waiter));
   markHpaTargets(placed, heldScalers);
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
   for (const [key, s] of input.shrunk ?? []) out.indexChanges.set(key, s.entry);
@@ -630,9 +637,12 @@ function leftToOtherScheduler(
 
 /**
  * Karmada's detector applies no policy whose dependentOverrides are not all there, and builds no ResourceBinding whose
- * policy's PriorityClass does not exist: the template waits, its last output kept, with a warning (an error for the
- * PriorityClass, which Karmada's detector reports as one). Its index entry says `awaiting`: every sync renders it
- * again (the commit that adds what it waits for need not touch it), as Karmada's detector retries it.
+ * policy's PriorityClass does not exist: the template waits, its last output kept, with a warning at the template (for
+ * the PriorityClass, an error at the policy, gathered in `noPriorityClass`). Its index entry says `awaiting`: every
+ * sync renders it again (the commit that adds what it waits for need not touch it), as Karmada's detector retries it.
+ * A PriorityClass's policy has claimed it first (ClaimPolicyForObject comes before BuildResourceBinding): the entry
+ * records that claim (`claim`), which sticks; a policy waiting for dependentOverrides claims nothing, and keeps only a
+ * claim it already had.
  */
 function waitForPolicy(
   key: string,
@@ -641,13 +651,15 @@ function waitForPolicy(
   input: RenderInput,
   out: RenderOutput<unknown>,
   write: (path: string, text: string) => void,
+  noPriorityClass: Map<string, { policy: Located<PropagationPolicy>; priorityClass: string; templates: ObjectRef[] }>,
 ): void {
   const { policy } = waitsFor;
+  const pKey = policyKey(policy.object);
   // A claim by another policy would have stuck had that policy still selected the template: it let go, and Karmada's
-  // detector cleaned its claim off the binding before matching afresh; the waiting policy adds its own only once it
-  // can build the binding.
+  // detector cleaned its claim off the binding before matching afresh; the waiting policy's claim is the template's,
+  // which its binding gets only once it is built.
   const before = input.previousBindings.get(key);
-  if (before && before.metadata.annotations?.['flotilla.io/policy'] !== policyKey(policy.object))
+  if (before && before.metadata.annotations?.['flotilla.io/policy'] !== pKey)
     releaseClaim(key, p.template, input, write);
   const waiting =
     'missing' in waitsFor
@@ -663,22 +675,13 @@ function waitForPolicy(
     held: `${describePolicy(policy.object)} waits for ${waiting}: its last output is kept`,
   });
   // Listed as awaiting (its last entry kept otherwise), so every sync tries it again.
-  out.indexChanges.set(key, { ...(input.previousIndex.template(key) ?? p.entry), awaiting: true });
+  const { claim: claimedBefore, ...previous } = input.previousIndex.template(key) ?? p.entry;
+  const claim = !('missing' in waitsFor) || claimedBefore === pKey ? pKey : undefined;
+  out.indexChanges.set(key, { ...previous, awaiting: true, ...(claim ? { claim } : {}) });
   if (!('missing' in waitsFor)) {
-    const unnamed = waitsFor.priorityClass === '';
-    out.problems.push({
-      ...atTemplate(
-        p.template,
-        unnamed
-          ? `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} has spec.schedulePriority with an empty priorityClassName, and Karmada's detector, finding no PriorityClass of that name, builds no binding; its last output is kept`
-          : `${describeRef(p.template.ref)} waits: ${describePolicy(policy.object)} gives its bindings the priority of the PriorityClass ${waitsFor.priorityClass}, which the commit does not have; its last output is kept`,
-      ),
-      code: 'PRIORITY_CLASS_MISSING',
-      severity: 'error',
-      fix: unnamed
-        ? `set spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)} to a PriorityClass in the repository, or remove spec.schedulePriority`
-        : `add the PriorityClass ${waitsFor.priorityClass} (apiVersion scheduling.k8s.io/v1) to the repository, or change spec.schedulePriority.priorityClassName of ${describePolicy(policy.object)}`,
-    });
+    const waiter = noPriorityClass.get(pKey);
+    if (waiter) waiter.templates.push(p.template.ref);
+    else noPriorityClass.set(pKey, { policy, priorityClass: waitsFor.priorityClass, templates: [p.template.ref] });
     return;
   }
   const { missing } = waitsFor;
@@ -695,6 +698,40 @@ function waitForPolicy(
     fix: `add the ${kind} ${names}${where}, or remove ${missing.length > 1 ? 'them' : 'it'} from spec.dependentOverrides of ${describePolicy(policy.object)}`,
   });
 }
+
+/**
+ * One error per policy whose PriorityClass the commit lacks, at the policy, naming the templates it claimed: Karmada's
+ * detector fails to build each one's binding (an ApplyPolicyFailed event on the template) and retries.
+ */
+function priorityClassProblem(waiter: {
+  policy: Located<PropagationPolicy>;
+  priorityClass: string;
+  templates: ObjectRef[];
+}): Problem {
+  const { policy, priorityClass, templates } = waiter;
+  const name = describePolicy(policy.object);
+  const shown = templates.slice(0, NAMED_WAITERS).map(describeRef).join(', ');
+  const named = templates.length > NAMED_WAITERS ? `${shown} and ${templates.length - NAMED_WAITERS} more` : shown;
+  const one = templates.length === 1;
+  const outcome = `Karmada's detector keeps its claim but builds no binding, so nothing more is placed: ${one ? 'it keeps its' : 'each keeps its'} last output (none if never placed), and no other policy takes ${one ? 'it' : 'them'}`;
+  return {
+    ...policy.source,
+    code: 'PRIORITY_CLASS_MISSING',
+    severity: 'error',
+    message:
+      priorityClass === ''
+        ? `${name} has spec.schedulePriority with an empty priorityClassName, which names no PriorityClass; it claims ${named}: ${outcome}`
+        : `${name} gives its bindings the priority of the PriorityClass ${priorityClass}, which the commit does not have; it claims ${named}: ${outcome}`,
+    fix:
+      priorityClass === ''
+        ? `set spec.schedulePriority.priorityClassName of ${name} to a PriorityClass in the repository, or remove spec.schedulePriority`
+        : `add the PriorityClass ${priorityClass} (apiVersion scheduling.k8s.io/v1) to the repository, or change spec.schedulePriority.priorityClassName of ${name}, or remove spec.schedulePriority`,
+    data: { policy: policyKey(policy.object), priorityClass, templates: templates.map(refKey) },
+  };
+}
+
+/** How many of a policy's waiting templates a PRIORITY_CLASS_MISSING names; the rest are counted. */
+const NAMED_WAITERS = 10;
 
 /**
  * Step 3 over every affected template in key order: each cluster's Work manifest and the binding, counted against
@@ -884,13 +921,14 @@ function place(
   model: ConfigModel,
   snapshot: Snapshot,
   previous: ResourceBinding | undefined,
+  claimedBy: string | undefined,
   problems: Problem[],
   failover: FailoverInput | undefined,
   events: FailoverEvent[],
   clusterReasons: boolean | undefined,
 ): Placed {
   const reported = problems.length;
-  let placed = placeOnce(template, model, snapshot, previous, problems, failover, events, clusterReasons);
+  let placed = placeOnce(template, model, snapshot, previous, claimedBy, problems, failover, events, clusterReasons);
   // Karmada's scheduler does not read tolerationSeconds (its TaintToleration filter), but its taint manager acts on
   // every binding on a NoExecute-tainted cluster within seconds (taint_manager.go requeues them): a result placed on
   // a cluster whose toleration has run out is evicted from it at once, and placed again without it. Each pass adds an
@@ -898,7 +936,17 @@ function place(
   for (let pass = 0; failover && placed.binding && pass < snapshot.clusters.length; pass++) {
     if (!placedOnDueTaint(placed, snapshot, failover.now)) break;
     problems.length = reported; // the last pass's problems are the result's
-    placed = placeOnce(template, model, snapshot, placed.binding, problems, failover, events, clusterReasons);
+    placed = placeOnce(
+      template,
+      model,
+      snapshot,
+      placed.binding,
+      claimedBy,
+      problems,
+      failover,
+      events,
+      clusterReasons,
+    );
   }
   return placed;
 }
@@ -932,6 +980,8 @@ function placeOnce(
   model: ConfigModel,
   snapshot: Snapshot,
   previous: ResourceBinding | undefined,
+  /** The index's `claim`: a policy claimed it without building its binding. */
+  claimedBy: string | undefined,
   problems: Problem[],
   failover: FailoverInput | undefined,
   events: FailoverEvent[],
@@ -973,7 +1023,7 @@ function placeOnce(
   const mcs = multiClusterServiceFor(template, model);
   const claim = mcs
     ? claimForMultiClusterService(template, mcs, model, previous)
-    : claimTemplate(template, model, previous);
+    : claimTemplate(template, model, previous, claimedBy);
   if (claim.status !== 'claimed') {
     return {
       template,

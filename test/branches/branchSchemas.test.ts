@@ -240,6 +240,7 @@ test('an index entry holding every field IndexEntry declares follows the shard s
     waiting: { replicas: 2, request: { cpu: '100m' } },
     blocked: true,
     awaiting: true,
+    claim: 'default/web',
     held: true,
     units: [{ file: 'charts/web/Chart.yaml', clusters: ['member1'] }],
     overwrite: true,

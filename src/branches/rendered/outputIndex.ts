@@ -45,6 +45,13 @@ export interface IndexEntry {
    */
   awaiting?: true;
   /**
+   * With `awaiting`: the policyKey of the policy that claimed it but could build no binding, its schedulePriority naming
+   * a PriorityClass the commit lacks. Karmada's detector claims the template before it builds the binding and keeps
+   * that claim when the build fails: it sticks while the policy selects the template (a better policy added later
+   * does not take it), as a binding's claim does, until the binding is built.
+   */
+  claim?: string;
+  /**
    * Held when a render last read it: its file, or a scoped unit's, could not be parsed or rendered, or the object was
    * invalid or defined twice. Its last good output is kept. A sync that does not read its files again (a relabel that
    * would only cut its result) renders it rather than move what it holds; the flag goes when it renders again.
