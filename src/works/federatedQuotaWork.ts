@@ -16,7 +16,8 @@ const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
 /**
  * The manifest of the quota's Work for `cluster`, as ctrlutil.CreateOrUpdateWork and the Work webhook leave it; undefined
  * when no assignment names the cluster. Its hard limits are the typed ResourceList marshalled again: canonical
- * quantities, by name. The Work sets no conflict resolution, so none is written (the applier's default, abort, holds).
+ * quantities, by name. The Work sets no conflict resolution, so none is written (the applier's default, abort, holds);
+ * its template UID is the empty one of an object the controller built, which Karmada writes as it is.
  */
 export function federatedQuotaManifest(
   quota: FederatedResourceQuota,
@@ -31,6 +32,8 @@ export function federatedQuotaManifest(
     [WORK_PERMANENT_ID_LABEL]: permanentId(`work/${cluster}/${refKey(ref)}`),
   };
   const annotations: Record<string, string> = {
+    // CreateOrUpdateWork records the resource's UID, and the ResourceQuota this controller builds has none yet.
+    'resourcetemplate.karmada.io/uid': '',
     'work.karmada.io/namespace': `karmada-es-${cluster}`,
     'work.karmada.io/name': workName(ref.kind, ref.name, ref.namespace),
   };

@@ -42,11 +42,13 @@ test("each registered cluster a static assignment names gets a ResourceQuota wit
     );
     const { 'flotilla.io/source-commit': _, ...annotations } = m.metadata.annotations;
     assert.equal(annotations, {
+      // CreateOrUpdateWork's MergeAnnotation of the built ResourceQuota's UID, which is empty.
+      'resourcetemplate.karmada.io/uid': '',
       'work.karmada.io/namespace': 'karmada-es-member1',
       // names.GenerateWorkName("ResourceQuota", "team", "shop"): a ResourceQuota template's Work name.
       'work.karmada.io/name': 'team-6b69cdbc76',
       'resourcetemplate.karmada.io/managed-annotations':
-        'resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,work.karmada.io/name,work.karmada.io/namespace',
+        'resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,resourcetemplate.karmada.io/uid,work.karmada.io/name,work.karmada.io/namespace',
       'resourcetemplate.karmada.io/managed-labels': 'karmada.io/managed,work.karmada.io/permanent-id',
     });
     assert.not.ok(
