@@ -11,6 +11,7 @@ import {
   skippedProviderNotes,
   unknownClusters,
 } from '../../src/interpreters/dispatchEndpointSlices.ts';
+import { workName } from '../../src/names/workName.ts';
 
 const mcs = (
   providers: string[],
@@ -49,20 +50,36 @@ const names = (consumer: string, m: MultiClusterService, registered = three) =>
     (d) => (d.manifest.metadata as { name: string }).name,
   );
 
-test("a consumer gets each provider's slices as <provider>-<slice>, labelled and annotated as Karmada's dispatch controller does", () => {
+test("a consumer gets each provider's slices as <provider>-<slice>, labelled and annotated as Karmada's dispatch controller's Work holds them", () => {
   const [out] = dispatchEndpointSlices('member2', [{ path: 'p', mcs: mcs(['member1'], ['member2']) }], three, exported);
+  const { 'work.karmada.io/permanent-id': id, ...labels } = (
+    out!.manifest.metadata as { labels: Record<string, string> }
+  ).labels;
+  assert.match(id ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-5/, "the Work webhook's permanent id");
+  // endpointslice_dispatch_controller_test.go TestEnsureEndpointSliceWork: ensureEndpointSliceWork's labels and
+  // annotations, then CreateOrUpdateWork's (the Work is the provider's collected one's name, in the consumer's space).
+  assert.equal(labels, {
+    'kubernetes.io/service-name': 'web',
+    'endpointslice.kubernetes.io/managed-by': 'endpointslice-dispatch-controller.karmada.io',
+    'karmada.io/managed': 'true',
+  });
   assert.equal(out!.manifest, {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: {
       name: 'member1-web-a1',
       namespace: 'shop',
-      labels: {
-        'kubernetes.io/service-name': 'web',
-        'endpointslice.kubernetes.io/managed-by': 'endpointslice-dispatch-controller.karmada.io',
-        'karmada.io/managed': 'true',
+      labels: { ...labels, 'work.karmada.io/permanent-id': id },
+      annotations: {
+        'endpointslice.karmada.io/provision-cluster': 'member1',
+        'resourcetemplate.karmada.io/uid': '',
+        'work.karmada.io/name': workName('EndpointSlice', 'web-a1', 'shop'),
+        'work.karmada.io/namespace': 'karmada-es-member2',
+        'resourcetemplate.karmada.io/managed-annotations':
+          'endpointslice.karmada.io/provision-cluster,resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,resourcetemplate.karmada.io/uid,work.karmada.io/name,work.karmada.io/namespace',
+        'resourcetemplate.karmada.io/managed-labels':
+          'endpointslice.kubernetes.io/managed-by,karmada.io/managed,kubernetes.io/service-name,work.karmada.io/permanent-id',
       },
-      annotations: { 'endpointslice.karmada.io/provision-cluster': 'member1' },
     },
     addressType: 'IPv4',
     endpoints: [{ addresses: ['10.1.0.5'], conditions: { ready: true } }],

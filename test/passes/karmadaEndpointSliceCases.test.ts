@@ -203,19 +203,25 @@ test("a consumer's copy is named <provider>-<slice>, relabelled for the Service 
     exported,
   );
   assert.equal(rest, []);
+  const { labels, annotations } = copy!.manifest.metadata as {
+    labels: Record<string, string>;
+    annotations: Record<string, string>;
+  };
+  assert.equal(
+    { ...labels, 'work.karmada.io/permanent-id': undefined },
+    {
+      'kubernetes.io/service-name': 'test-mcs',
+      'endpointslice.kubernetes.io/managed-by': 'endpointslice-dispatch-controller.karmada.io',
+      'karmada.io/managed': 'true',
+      'work.karmada.io/permanent-id': undefined,
+    },
+  );
+  assert.is(annotations['endpointslice.karmada.io/provision-cluster'], 'provider');
+  assert.is(annotations['work.karmada.io/namespace'], 'karmada-es-consumer');
   assert.equal(copy!.manifest, {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
-    metadata: {
-      name: 'provider-test-eps',
-      namespace: 'default',
-      labels: {
-        'kubernetes.io/service-name': 'test-mcs',
-        'endpointslice.kubernetes.io/managed-by': 'endpointslice-dispatch-controller.karmada.io',
-        'karmada.io/managed': 'true',
-      },
-      annotations: { 'endpointslice.karmada.io/provision-cluster': 'provider' },
-    },
+    metadata: { name: 'provider-test-eps', namespace: 'default', labels, annotations },
     addressType: 'IPv4',
     endpoints: [{ addresses: ['10.0.0.1'] }],
     ports: [{ port: 80 }],
