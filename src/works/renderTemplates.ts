@@ -713,7 +713,7 @@ function priorityClassProblem(waiter: {
   const shown = templates.slice(0, NAMED_WAITERS).map(describeRef).join(', ');
   const named = templates.length > NAMED_WAITERS ? `${shown} and ${templates.length - NAMED_WAITERS} more` : shown;
   const one = templates.length === 1;
-  const outcome = `Karmada's detector keeps its claim but builds no binding, so nothing more is placed: ${one ? 'it keeps its' : 'each keeps its'} last output (none if never placed), and no other policy takes ${one ? 'it' : 'them'}`;
+  const outcome = `Karmada's detector keeps the claim but builds no binding: ${one ? 'it keeps its' : 'each keeps its'} last output (none if never placed), and no other policy takes ${one ? 'it' : 'them'}`;
   return {
     ...policy.source,
     code: 'PRIORITY_CLASS_MISSING',
