@@ -1,10 +1,14 @@
 import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
 import {
   forbidden,
+  goStringMapText,
   intOrPercentViolations,
   invalid,
+  isObject,
   isSet,
   type KubeViolation,
+  labelSelectorText,
+  labelSelectorViolations,
   list,
   notSupported,
   required,
@@ -24,9 +28,7 @@ export function deploymentViolations(deployment: Json): KubeViolation[] {
   const spec = deployment?.spec ?? {};
   const errors: KubeViolation[] = [];
   for (const field of ['replicas', 'minReadySeconds', 'revisionHistoryLimit']) errors.push(...nonNegative(spec, field));
-  errors.push(...selectorViolations(spec, 'deployment'));
-  errors.push(...podSpecViolations(spec.template?.spec ?? {}, ['spec', 'template', 'spec']));
-  errors.push(...alwaysRestartingViolations(spec, 'ReplicaSet'));
+  errors.push(...replicaSetTemplateViolations(spec));
   const strategy = defaultedDeploymentStrategy(spec.strategy);
   if (!['Recreate', 'RollingUpdate'].includes(strategy.type))
     errors.push(
@@ -65,8 +67,18 @@ export function deploymentViolations(deployment: Json): KubeViolation[] {
 export function replicaSetViolations(replicaSet: Json): KubeViolation[] {
   const spec = replicaSet?.spec ?? {};
   const errors = [...nonNegative(spec, 'replicas'), ...nonNegative(spec, 'minReadySeconds')];
-  // kube-apiserver names a ReplicaSet's empty selector as a deployment's: the two share the rule.
-  errors.push(...selectorViolations(spec, 'deployment'));
+  errors.push(...replicaSetTemplateViolations(spec));
+  return errors;
+}
+
+/**
+ * The selector and pod template of a Deployment or ReplicaSet (ValidatePodTemplateSpecForReplicaSet), whose
+ * template is checked only against a selector that parses. kube-apiserver names a ReplicaSet's empty selector as a
+ * deployment's: the two share the rule.
+ */
+function replicaSetTemplateViolations(spec: Json): KubeViolation[] {
+  const { errors, parsed } = selectorViolations(spec, 'deployment');
+  if (!parsed) return [...errors, unparsedSelector(spec.selector)];
   errors.push(...podSpecViolations(spec.template?.spec ?? {}, ['spec', 'template', 'spec']));
   errors.push(...alwaysRestartingViolations(spec, 'ReplicaSet'));
   return errors;
@@ -125,7 +137,10 @@ export function statefulSetViolations(statefulSet: Json): KubeViolation[] {
   errors.push(...nonNegative(spec, 'replicas'), ...nonNegative(spec, 'minReadySeconds'));
   if (isSet(spec.ordinals?.start) && spec.ordinals.start < 0)
     errors.push(invalid(['spec', 'ordinals', 'start'], spec.ordinals.start, 'must be greater than or equal to 0'));
-  errors.push(...selectorViolations(spec, 'statefulset'));
+  const selector = selectorViolations(spec, 'statefulset');
+  errors.push(...selector.errors);
+  // The API server reports a StatefulSet's unparsed selector with no words.
+  if (!selector.parsed) errors.push(invalid(['spec', 'selector'], undefined, '', labelSelectorText(spec.selector)));
   errors.push(...alwaysRestartingViolations(spec, 'StatefulSet'));
   return errors;
 }
@@ -137,7 +152,7 @@ export function statefulSetViolations(statefulSet: Json): KubeViolation[] {
 export function daemonSetViolations(daemonSet: Json): KubeViolation[] {
   const spec = daemonSet?.spec ?? {};
   // A DaemonSet's selector is not required: without one it selects nothing, so its pod labels do not match.
-  const errors = selectorViolations(spec, 'daemonset', false);
+  const { errors } = selectorViolations(spec, 'daemonset', false);
   errors.push(...podSpecViolations(spec.template?.spec ?? {}, ['spec', 'template', 'spec']));
   errors.push(...alwaysRestartingViolations(spec, 'DaemonSet'));
   errors.push(...nonNegative(spec, 'minReadySeconds'));
@@ -176,25 +191,47 @@ const nonNegative = (spec: Json, field: string): KubeViolation[] =>
     : [];
 
 /**
- * A workload's selector and its pod template's labels. A missing selector is required (but a DaemonSet's) and
- * selects nothing, so the labels are reported too; an empty one selects everything, and is refused for `kind`.
+ * A workload's selector and its pod template's labels (ValidateDeploymentSpec and its siblings). A missing selector
+ * is required (but a DaemonSet's) and selects nothing, so the labels are reported too; an empty one selects
+ * everything, and is refused for `kind`. The selector is held to metav1's ValidateLabelSelector; one that breaks it
+ * does not parse (LabelSelectorAsSelector), so no label is matched against it and `parsed` is false: a Deployment
+ * or ReplicaSet then skips its whole pod template, a StatefulSet its template's labels.
  */
-function selectorViolations(spec: Json, kind: string, requiredSelector = true): KubeViolation[] {
+function selectorViolations(
+  spec: Json,
+  kind: string,
+  requiredSelector = true,
+): { errors: KubeViolation[]; parsed: boolean } {
   const errors: KubeViolation[] = [];
   const selector = spec.selector;
-  const labels = spec.template?.metadata?.labels ?? {};
+  const labels = spec.template?.metadata?.labels;
+  if (!isSet(selector) && requiredSelector) errors.push(required(['spec', 'selector']));
+  const selectorErrors = labelSelectorViolations(['spec', 'selector'], selector);
+  errors.push(...selectorErrors);
   const empty =
-    isSet(selector) &&
+    isObject(selector) &&
     Object.keys(selector.matchLabels ?? {}).length === 0 &&
     list(selector.matchExpressions).length === 0;
-  if (!isSet(selector) && requiredSelector) errors.push(required(['spec', 'selector']));
-  if (empty) errors.push(invalid(['spec', 'selector'], selector, `empty selector is invalid for ${kind}`));
-  if (!empty && !(isSet(selector) && matchLabelSelector(selector, labels)))
+  if (empty)
     errors.push(
-      invalid(['spec', 'template', 'metadata', 'labels'], labels, '`selector` does not match template `labels`'),
+      invalid(['spec', 'selector'], undefined, `empty selector is invalid for ${kind}`, labelSelectorText(selector)),
     );
-  return errors;
+  const parsed = selectorErrors.length === 0;
+  if (parsed && !empty && !(isSet(selector) && matchLabelSelector(selector, labels ?? {})))
+    errors.push(
+      invalid(
+        ['spec', 'template', 'metadata', 'labels'],
+        undefined,
+        '`selector` does not match template `labels`',
+        goStringMapText(labels),
+      ),
+    );
+  return { errors, parsed };
 }
+
+/** What a Deployment or ReplicaSet reports for a selector that does not parse, in place of its pod template's checks. */
+const unparsedSelector = (selector: Json): KubeViolation =>
+  invalid(['spec', 'selector'], undefined, 'invalid label selector', labelSelectorText(selector));
 
 /** A controller's pods restart Always (the pod spec's default) and run without a deadline. */
 function alwaysRestartingViolations(spec: Json, kind: string): KubeViolation[] {

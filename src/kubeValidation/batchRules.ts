@@ -1,4 +1,12 @@
-import { isObject, isSet, type Json, type KubeViolation, list } from './fieldViolations.ts';
+import {
+  goStringMapText,
+  isObject,
+  isSet,
+  type Json,
+  type KubeViolation,
+  labelSelectorText,
+  list,
+} from './fieldViolations.ts';
 import { goLocationError, robfigScheduleError } from '../time/cronSchedule.ts';
 import { DNS1123_SUBDOMAIN } from '../labels/labelFormats.ts';
 import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
@@ -14,29 +22,6 @@ function shown(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return JSON.stringify(value);
   return JSON.stringify(value ?? null);
-}
-
-/** Go's %#v of a map[string]string: keys sorted, as fmt prints maps. */
-export function goStringMapText(map: unknown): string {
-  if (!isObject(map)) return 'map[string]string(nil)';
-  const entries = Object.keys(map)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(String(map[k]))}`);
-  return `map[string]string{${entries.join(', ')}}`;
-}
-
-/** A metav1.LabelSelector as Go's %#v prints it in the API server's messages. */
-export function labelSelectorText(selector: unknown): string {
-  const s = (selector ?? {}) as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
-  const expressions = s.matchExpressions?.length
-    ? `[]v1.LabelSelectorRequirement{${(s.matchExpressions as { key?: string; operator?: string; values?: string[] }[])
-        .map(
-          (e) =>
-            `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key ?? '')}, Operator:${JSON.stringify(e.operator ?? '')}, Values:${e.values ? `[]string{${e.values.map((v) => JSON.stringify(v)).join(', ')}}` : '[]string(nil)'}}`,
-        )
-        .join(', ')}}`
-    : '[]v1.LabelSelectorRequirement(nil)';
-  return `v1.LabelSelector{MatchLabels:${goStringMapText(s.matchLabels)}, MatchExpressions:${expressions}}`;
 }
 
 /** Go's %#v of a []int32. */

@@ -52,9 +52,9 @@ function violation(at: At, type: KubeViolation['type'], detail: string): KubeVio
 
 export const required = (at: At, detail = '') =>
   violation(at, 'FieldValueRequired', detail ? `Required value: ${detail}` : 'Required value');
-/** field.Invalid; `raw` is the value already printed as Go prints it. */
+/** field.Invalid; `raw` is the value already printed as Go prints it. An empty detail is left out, as Go does. */
 export const invalid = (at: At, value: unknown, detail: string, raw?: string) =>
-  violation(at, 'FieldValueInvalid', `Invalid value: ${raw ?? shown(value)}: ${detail}`);
+  violation(at, 'FieldValueInvalid', `Invalid value: ${raw ?? shown(value)}${detail ? `: ${detail}` : ''}`);
 /** field.NotSupported; `raw` is the value already printed as Go prints it. */
 export const notSupported = (at: At, value: unknown, supported: readonly string[], raw?: string) =>
   violation(
@@ -70,6 +70,33 @@ export const tooLong = (at: At, most: number) =>
   violation(at, 'FieldValueTooLong', `Too long: may not be more than ${most} bytes`);
 export const tooMany = (at: At, actual: number, most: number) =>
   violation(at, 'FieldValueTooMany', `Too many: ${actual}: must have at most ${most} items`);
+
+/** Go's %#v of a map[string]string: keys sorted, as fmt prints maps. */
+export function goStringMapText(map: unknown): string {
+  if (!isObject(map)) return 'map[string]string(nil)';
+  const entries = Object.keys(map)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(String(map[k]))}`);
+  return `map[string]string{${entries.join(', ')}}`;
+}
+
+/** Go's %#v of a []string, nil when absent. */
+const goStringsText = (values: unknown): string =>
+  Array.isArray(values) ? `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}` : '[]string(nil)';
+
+/** A metav1.LabelSelector as Go's %#v prints it in the API server's messages. */
+export function labelSelectorText(selector: unknown): string {
+  const s = isObject(selector) ? selector : {};
+  const expressions = Array.isArray(s.matchExpressions)
+    ? `[]v1.LabelSelectorRequirement{${s.matchExpressions
+        .map(
+          (e: Json) =>
+            `v1.LabelSelectorRequirement{Key:${JSON.stringify(String(e?.key ?? ''))}, Operator:${JSON.stringify(String(e?.operator ?? ''))}, Values:${goStringsText(e?.values)}}`,
+        )
+        .join(', ')}}`
+    : '[]v1.LabelSelectorRequirement(nil)';
+  return `v1.LabelSelector{MatchLabels:${goStringMapText(s.matchLabels)}, MatchExpressions:${expressions}}`;
+}
 
 /** The field name of a map entry as the API server prints it: `data[key]`. */
 export const keyed = (path: (string | number)[], key: string): { path: (string | number)[]; field: string } => ({

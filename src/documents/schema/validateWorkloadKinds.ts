@@ -47,6 +47,11 @@ function fixFor(v: KubeViolation): string {
   const parent = typeof v.path.at(-2) === 'number' ? v.path.at(-3) : v.path.at(-2);
   if (v.field.endsWith('template.metadata.labels'))
     return 'make spec.selector select the pod template: give the template the labels it requires, or set it to match them';
+  if (
+    v.field.startsWith('spec.selector.') ||
+    (v.field === 'spec.selector' && v.type === 'FieldValueInvalid' && !v.detail.includes('empty selector'))
+  )
+    return 'write the selector as a label selector: matchLabels of label keys and values, matchExpressions each with a key, an operator (In, NotIn, Exists, DoesNotExist) and values for In and NotIn only';
   if (field === 'selector') return 'select the pod template by at least one of its labels (spec.selector.matchLabels)';
   if (field === 'name' && v.type === 'FieldValueDuplicate')
     return parent === 'volumes'

@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FieldError } from '../ApiError.ts';
 import type { KubeObject } from '../types.ts';
 import { forbidden } from './fieldErrors.ts';
-import { jobUpdateViolations, labelSelectorText } from '../../kubeValidation/batchRules.ts';
+import { jobUpdateViolations } from '../../kubeValidation/batchRules.ts';
+import { labelSelectorText } from '../../kubeValidation/fieldViolations.ts';
 
 // What an update may not change, as kube-apiserver's ValidateXUpdate functions refuse it (pkg/apis/apps/validation,
 // pkg/apis/batch/validation, pkg/apis/core/validation): a chart upgrade that changes a Deployment's selector or a

@@ -45,7 +45,7 @@ test('a Deployment whose selector misses its pod labels, or whose containers cla
     }),
   );
   assert.equal(issues, [
-    'kube-apiserver refuses this field: spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    'kube-apiserver refuses this field: spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
     'kube-apiserver refuses this field: spec.template.spec.containers[0].readinessProbe: Required value: must specify a handler type',
     'kube-apiserver refuses this field: spec.template.spec.containers[1].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
     'kube-apiserver refuses this field: spec.template.spec.containers[1].name: Duplicate value: "web"',
@@ -358,7 +358,7 @@ test('a StatefulSet: its policies, strategy, ordinals, selector and pod restarts
       'spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"',
       'spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0',
       'spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0',
-      'spec.selector: Invalid value: {}: empty selector is invalid for statefulset',
+      'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for statefulset',
       'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
       'spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported',
     ],
@@ -372,7 +372,7 @@ test('a StatefulSet: its policies, strategy, ordinals, selector and pod restarts
     ),
     [
       "spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:1, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'",
-      'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
     ],
   );
   assert.equal(bodies(workload('StatefulSet', (s) => (s.spec.updateStrategy = { type: 'Canary' }))), [
@@ -430,10 +430,10 @@ test('a DaemonSet: its strategy type, selector, counts and pod restarts are chec
   );
   // A DaemonSet's selector is not required, but without one it selects none of its pods.
   assert.equal(bodies(workload('DaemonSet', (d) => delete d.spec.selector)), [
-    'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
   ]);
   assert.equal(bodies(workload('DaemonSet', (d) => (d.spec.selector = { matchLabels: {} }))), [
-    'spec.selector: Invalid value: {"matchLabels":{}}: empty selector is invalid for daemonset',
+    'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for daemonset',
   ]);
 });
 
@@ -450,12 +450,74 @@ test('a ReplicaSet: its selector, pod restarts and pod deadline are checked as k
     ),
     [
       'spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0',
-      'spec.selector: Invalid value: {}: empty selector is invalid for deployment',
+      'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
       'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
       'spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported',
     ],
   );
   assert.equal(bodies(workload('ReplicaSet', (r) => delete r.spec.selector)), ['spec.selector: Required value']);
+});
+
+test("a workload's selector is held to ValidateLabelSelector: operators, values by operator, key and value syntax", () => {
+  const expressions = (matchExpressions: unknown[]) =>
+    deployment((d) => {
+      d.spec.selector = { matchLabels: { app: 'web' }, matchExpressions };
+    });
+  assert.equal(fields(expressions([{ key: 'tier', operator: 'NotIn', values: ['db'] }])), []);
+  assert.equal(fields(expressions([{ key: 'app', operator: 'Exists' }])), []);
+  const selector = (e: string) =>
+    `v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement{${e}}}`;
+  assert.equal(bodies(expressions([{ key: 'tier', operator: 'Equals', values: ['web'] }])), [
+    'spec.selector.matchExpressions[0].operator: Invalid value: "Equals": not a valid selector operator',
+    `spec.selector: Invalid value: ${selector('v1.LabelSelectorRequirement{Key:"tier", Operator:"Equals", Values:[]string{"web"}}')}: invalid label selector`,
+  ]);
+  assert.equal(
+    bodies(
+      expressions([
+        { key: 'tier', operator: 'In' },
+        { key: 'app', operator: 'DoesNotExist', values: ['web'] },
+        { key: 'team/', operator: 'NotIn', values: ['a b'] },
+      ]),
+    ).slice(0, 5),
+    [
+      "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+      "spec.selector.matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+      'spec.selector.matchExpressions[2].key: Invalid value: "team/": name part must be non-empty',
+      "spec.selector.matchExpressions[2].key: Invalid value: \"team/\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      "spec.selector.matchExpressions[2].values[0]: Invalid value: \"a b\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ],
+  );
+  assert.equal(
+    bodies(deployment((d) => (d.spec.selector.matchLabels = { app: 'web', 'tier!': 'front' }))).map((m) =>
+      m.slice(0, 60),
+    ),
+    [
+      'spec.selector.matchLabels: Invalid value: "tier!": name part',
+      'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:m',
+    ],
+  );
+});
+
+test("a selector that does not parse leaves the pod template unchecked, as kube-apiserver does, but a DaemonSet's", () => {
+  const broken = (w: any) => {
+    w.spec.selector.matchExpressions = [{ key: 'tier', operator: 'In' }];
+    w.spec.template.metadata.labels = { app: 'api' };
+    delete w.spec.template.spec.containers[0].image;
+  };
+  const invalidValues =
+    "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'";
+  const text =
+    'v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement{v1.LabelSelectorRequirement{Key:"tier", Operator:"In", Values:[]string(nil)}}}';
+  for (const kind of ['Deployment', 'ReplicaSet'])
+    assert.equal(bodies(workload(kind, broken)), [
+      invalidValues,
+      `spec.selector: Invalid value: ${text}: invalid label selector`,
+    ]);
+  assert.equal(bodies(workload('StatefulSet', broken)), [invalidValues, `spec.selector: Invalid value: ${text}`]);
+  assert.equal(bodies(workload('DaemonSet', broken)), [
+    invalidValues,
+    'spec.template.spec.containers[0].image: Required value',
+  ]);
 });
 
 test.run();

@@ -61,7 +61,7 @@ test('a Deployment: selector, template labels, strategy and the pod template are
       }),
     ),
     [
-      'spec.template.metadata.labels: Invalid value: {"app":"api"}: `selector` does not match template `labels`',
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`',
       'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
     ],
   );
@@ -95,7 +95,7 @@ test('a Deployment: selector, template labels, strategy and the pod template are
     // No selector selects nothing: the pod labels do not match it either.
     [
       'spec.selector: Required value',
-      'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
     ],
   );
 });
