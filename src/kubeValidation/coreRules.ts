@@ -92,10 +92,10 @@ const servicePortKeyText = (protocol: unknown, port: unknown) =>
   `core.ServicePort{Name:"", Protocol:${JSON.stringify(String(protocol ?? ''))}, AppProtocol:(*string)(nil), Port:${Number(port ?? 0)}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`;
 
 /**
- * validateServicePort's checks as the member emulator has always answered them: a targetPort of 0, what an absent
- * port defaults it to, is left to the port's own error.
+ * validateServicePort's checks, on ports as SetDefaults_Service leaves them: an unset targetPort is the port, so a
+ * port left out (0) is reported at both.
  */
-export function servicePortViolations(ports: Json[]): KubeViolation[] {
+function servicePortViolations(ports: Json[]): KubeViolation[] {
   const errors: KubeViolation[] = [];
   const names = new Set<string>();
   ports.forEach((port, i) => {
@@ -108,10 +108,10 @@ export function servicePortViolations(ports: Json[]): KubeViolation[] {
     }
     const problem = portNumberProblem(port?.port);
     if (problem) errors.push(invalid([...at, 'port'], port?.port ?? 0, problem));
-    if (isSet(port?.protocol) && !PROTOCOLS.includes(port.protocol))
+    if (!port?.protocol) errors.push(required([...at, 'protocol']));
+    else if (!PROTOCOLS.includes(port.protocol))
       errors.push(notSupported([...at, 'protocol'], port.protocol, PROTOCOLS));
-    if (isSet(port?.targetPort) && port.targetPort !== 0)
-      errors.push(...portNumOrNameViolations([...at, 'targetPort'], port.targetPort));
+    errors.push(...portNumOrNameViolations([...at, 'targetPort'], port?.targetPort ?? 0));
     if (typeof port?.appProtocol === 'string')
       errors.push(...qualifiedNameViolations([...at, 'appProtocol'], port.appProtocol));
   });
@@ -251,7 +251,9 @@ function clusterIPsViolations(spec: Json): KubeViolation[] {
   if (clusterIPs.length > 2)
     errors.push(invalid(at, undefined, 'may only hold up to 2 values', stringsText(clusterIPs)));
   if (badIPs) return errors;
-  if (clusterIPs.length > 1 && clusterIPs[0]!.includes(':') === clusterIPs[1]!.includes(':'))
+  // IsDualStackIPStrings: at least one IP of each family, however many there are.
+  const v6 = clusterIPs.filter((ip) => ip.includes(':')).length;
+  if (clusterIPs.length > 1 && (v6 === 0 || v6 === clusterIPs.length))
     errors.push(invalid(at, undefined, 'may specify no more than one IP for each IP family', stringsText(clusterIPs)));
   if (!isHeadless(spec))
     clusterIPs.forEach((ip, i) => {

@@ -72,7 +72,7 @@ function mergeStringData(secret: Json): Set<string> {
 }
 
 /**
- * The Service's spec as SetDefaults_Service and the strategy's PrepareForCreate leave it, in a new object of the
+ * The Service's spec as SetDefaults_Service and the registry's beginCreate (NormalizeClusterIPs) leave it, in a new object of the
  * fields ValidateService reads (built field by field: cheaper than copying the parsed one, on every render).
  */
 function defaultService(service: Json): void {
@@ -80,8 +80,11 @@ function defaultService(service: Json): void {
   const type = blank(given.type) ? 'ClusterIP' : given.type;
   const sessionAffinity = blank(given.sessionAffinity) ? 'None' : given.sessionAffinity;
   const externalIPs = given.externalIPs;
+  // apiservice.ExternallyAccessible: external IPs make only a ClusterIP Service one.
   const external =
-    type === 'NodePort' || type === 'LoadBalancer' || (Array.isArray(externalIPs) && externalIPs.length > 0);
+    type === 'NodePort' ||
+    type === 'LoadBalancer' ||
+    (type === 'ClusterIP' && Array.isArray(externalIPs) && externalIPs.length > 0);
   const clusterIPs = Array.isArray(given.clusterIPs) ? given.clusterIPs : [];
   service.spec = {
     type,
@@ -94,7 +97,8 @@ function defaultService(service: Json): void {
           : given.sessionAffinityConfig,
     ports: Array.isArray(given.ports) ? given.ports.map(defaultPort) : given.ports,
     selector: given.selector,
-    clusterIP: blank(given.clusterIP) && clusterIPs.length > 0 ? clusterIPs[0] : given.clusterIP,
+    // NormalizeClusterIPs on create: a clusterIP alone fills clusterIPs, but clusterIPs alone leaves clusterIP empty.
+    clusterIP: given.clusterIP,
     clusterIPs: !blank(given.clusterIP) && clusterIPs.length === 0 ? [given.clusterIP] : given.clusterIPs,
     ipFamilies: given.ipFamilies,
     ipFamilyPolicy: given.ipFamilyPolicy,

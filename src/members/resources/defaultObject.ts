@@ -129,19 +129,21 @@ function defaultService(object: KubeObject, allocate: Allocators): void {
     if (isEmptyString(p.protocol)) p.protocol = 'TCP';
     if (isNil(p.targetPort) || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
-  const external = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-  if (
-    (external || (Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0)) &&
-    isEmptyString(spec.externalTrafficPolicy)
-  )
-    spec.externalTrafficPolicy = 'Cluster';
+  // apiservice.ExternallyAccessible: external IPs make only a ClusterIP Service one.
+  const external =
+    spec.type === 'NodePort' ||
+    spec.type === 'LoadBalancer' ||
+    (spec.type === 'ClusterIP' && Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0);
+  if (external && isEmptyString(spec.externalTrafficPolicy)) spec.externalTrafficPolicy = 'Cluster';
   if (isNil(spec.internalTrafficPolicy) && spec.type !== 'ExternalName') spec.internalTrafficPolicy = 'Cluster';
   if (spec.type === 'LoadBalancer' && isNil(spec.allocateLoadBalancerNodePorts))
     spec.allocateLoadBalancerNodePorts = true;
   if (spec.type === 'ExternalName') return;
-  // The registry's allocation: a cluster IP (or the headless None), its single-stack family, node ports.
-  if (isEmptyString(spec.clusterIP)) spec.clusterIP = allocate.clusterIP();
-  if (!Array.isArray(spec.clusterIPs) || spec.clusterIPs.length === 0) spec.clusterIPs = [spec.clusterIP];
+  // The registry's allocation: a cluster IP (or the headless None), its single-stack family, node ports. clusterIPs
+  // given without clusterIP are left so: the registry validates them before it allocates, and refuses them.
+  const givenIPs = Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0;
+  if (isEmptyString(spec.clusterIP) && !givenIPs) spec.clusterIP = allocate.clusterIP();
+  if (!givenIPs && !isEmptyString(spec.clusterIP)) spec.clusterIPs = [spec.clusterIP];
   if (isNil(spec.ipFamilies)) spec.ipFamilies = ['IPv4'];
   if (isNil(spec.ipFamilyPolicy)) spec.ipFamilyPolicy = 'SingleStack';
   const wantsNodePorts =

@@ -65,6 +65,37 @@ test('a Service kube-apiserver refuses: ports, type rules, traffic policies, clu
   ]);
 });
 
+test('a Service is read as the registry normalizes it on create: clusterIPs without clusterIP are refused, not synced', () => {
+  assert.equal(found(service({ clusterIPs: ['10.96.0.10'], ports: [{ port: 80 }] })), [
+    'spec.clusterIPs | kube-apiserver refuses this Service: spec.clusterIPs: Invalid value: []string{"10.96.0.10"}: must be empty when `clusterIP` is not specified',
+  ]);
+  assert.equal(found(service({ clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ports: [{ port: 80 }] })), []);
+});
+
+test('external IPs make only a ClusterIP Service externally accessible: an ExternalName one gets no traffic policy', () => {
+  assert.equal(
+    found(service({ type: 'ExternalName', externalName: 'db.example.com', externalIPs: ['192.0.2.10'] })),
+    [],
+  );
+});
+
+test('a Service port left out is reported at the port and at the targetPort it defaults, as kube-apiserver does', () => {
+  assert.equal(found(service({ ports: [{ name: 'http' }] })), [
+    'spec.ports.0.port | kube-apiserver refuses this Service: spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
+    'spec.ports.0.targetPort | kube-apiserver refuses this Service: spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
+  ]);
+});
+
+test('three cluster IPs of both families are too many, not of one family', () => {
+  const ips = ['10.96.0.10', '10.96.0.11', 'fd00::10'];
+  assert.equal(
+    found(service({ clusterIP: ips[0], clusterIPs: ips, ipFamilyPolicy: 'RequireDualStack', ports: [{ port: 80 }] })),
+    [
+      'spec.clusterIPs | kube-apiserver refuses this Service: spec.clusterIPs: Invalid value: []string{"10.96.0.10", "10.96.0.11", "fd00::10"}: may only hold up to 2 values',
+    ],
+  );
+});
+
 test('ConfigMap and Secret keys, and the keys a Secret type requires, stringData included', () => {
   assert.equal(
     found({

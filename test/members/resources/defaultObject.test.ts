@@ -181,6 +181,18 @@ test('Services by type: ExternalName gets no address, headless keeps None, NodeP
   assert.equal(sticky.spec.sessionAffinityConfig, { clientIP: { timeoutSeconds: 10800 } });
 });
 
+test('a Service is defaulted as the registry leaves it before validation: clusterIPs alone allocate nothing, external IPs make only a ClusterIP Service externally accessible', () => {
+  const plural = defaulted('Service', { spec: { clusterIPs: ['10.96.0.7'], ports: [{ port: 80 }] } });
+  assert.is(plural.spec.clusterIP, undefined);
+  assert.equal(plural.spec.clusterIPs, ['10.96.0.7']);
+  const external = defaulted('Service', {
+    spec: { type: 'ExternalName', externalName: 'example.com', externalIPs: ['192.0.2.1'] },
+  });
+  assert.is(external.spec.externalTrafficPolicy, undefined);
+  const clusterIP = defaulted('Service', { spec: { externalIPs: ['192.0.2.1'], ports: [{ port: 80 }] } });
+  assert.is(clusterIP.spec.externalTrafficPolicy, 'Cluster');
+});
+
 test('RBAC subjects, NetworkPolicy types, HPA v2, StorageClass, PriorityClass and volumes get their defaults', () => {
   const binding = defaulted('RoleBinding', {
     roleRef: { kind: 'Role', name: 'r' },

@@ -164,17 +164,25 @@ test('RBAC: a rule needs verbs, groups and resources; a binding a known role kin
   );
 });
 
-// A Service as the API server validates it: after SetDefaults_Service.
+// A Service as the API server validates it: after SetDefaults_Service (each port's protocol and targetPort too).
 const defaulted = { type: 'ClusterIP', sessionAffinity: 'None', internalTrafficPolicy: 'Cluster' };
 
 test('Service ports: named when there are several, each name once, numbers and target ports in range', () => {
   assert.equal(
-    messages('', 'Service', { spec: { ...defaulted, ports: [{ name: 'http', port: 9464, targetPort: 'http' }] } }),
+    messages('', 'Service', {
+      spec: { ...defaulted, ports: [{ name: 'http', port: 9464, protocol: 'TCP', targetPort: 'http' }] },
+    }),
     [],
   );
   assert.equal(
     messages('', 'Service', {
-      spec: { ...defaulted, ports: [{ port: 80 }, { name: 'http', port: 70000, targetPort: 'web-and-metrics-port' }] },
+      spec: {
+        ...defaulted,
+        ports: [
+          { port: 80, protocol: 'TCP', targetPort: 80 },
+          { name: 'http', port: 70000, protocol: 'TCP', targetPort: 'web-and-metrics-port' },
+        ],
+      },
     }),
     [
       'spec.ports[0].name: Required value',
