@@ -42,20 +42,25 @@ const SOURCE_RANGES = 'service.beta.kubernetes.io/load-balancer-source-ranges';
 const stringsText = (values: unknown[]) => `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
 
 /** netutils.ParseIPSloppy: IPv4 octets may have leading zeros. */
-function parsesAsIP(value: string): boolean {
+export function parsesAsIP(value: string): boolean {
   return (
     isIP(value) !== 0 || (/^\d{1,3}(\.\d{1,3}){3}$/.test(value) && value.split('.').every((o) => Number(o) <= 255))
   );
 }
 
-function parsesAsCIDR(value: string): boolean {
+/** netutils.ParseCIDRSloppy: the address (an IPv4 one without leading zeros), its family and prefix length. */
+export function parseCIDR(value: string): { ip: string; family: 'ipv4' | 'ipv6'; bits: number } | undefined {
   const slash = value.indexOf('/');
-  if (slash < 0) return false;
+  if (slash < 0) return undefined;
   const ip = value.slice(0, slash);
   const bits = value.slice(slash + 1);
-  if (!/^\d+$/.test(bits) || !parsesAsIP(ip)) return false;
-  return Number(bits) <= (ip.includes(':') ? 128 : 32);
+  if (!/^\d+$/.test(bits) || !parsesAsIP(ip)) return undefined;
+  const family = ip.includes(':') ? 'ipv6' : 'ipv4';
+  if (Number(bits) > (family === 'ipv6' ? 128 : 32)) return undefined;
+  return { ip: family === 'ipv6' ? ip : ip.split('.').map(Number).join('.'), family, bits: Number(bits) };
 }
+
+const parsesAsCIDR = (value: string) => parseCIDR(value) !== undefined;
 
 const ipViolations = (at: (string | number)[], value: string) =>
   parsesAsIP(value) ? [] : [invalid(at, value, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')];

@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
-import { cidrViolations } from './coreRules.ts';
+import { BlockList } from 'node:net';
+import { cidrViolations, parseCIDR, parsesAsIP } from './coreRules.ts';
 import {
   type Json,
   type KubeViolation,
@@ -41,13 +41,13 @@ function pathSegmentProblems(name: string): string[] {
 /** validateIngressTypedLocalObjectReference: a backend's resource, an IngressClass's parameters. */
 function typedReferenceViolations(ref: Json, at: (string | number)[]): KubeViolation[] {
   const errors: KubeViolation[] = [];
+  if (isSet(ref?.apiGroup))
+    for (const p of dns1123SubdomainProblems(String(ref.apiGroup)))
+      errors.push(invalid([...at, 'apiGroup'], ref.apiGroup, p));
   for (const key of ['kind', 'name']) {
     if (!ref?.[key]) errors.push(required([...at, key]));
     else for (const p of pathSegmentProblems(String(ref[key]))) errors.push(invalid([...at, key], ref[key], p));
   }
-  if (isSet(ref?.apiGroup))
-    for (const p of dns1123SubdomainProblems(String(ref.apiGroup)))
-      errors.push(invalid([...at, 'apiGroup'], ref.apiGroup, p));
   return errors;
 }
 
@@ -123,7 +123,7 @@ export function ingressViolations(ingress: Json): KubeViolation[] {
     const at = ['spec', 'rules', i];
     const host = typeof rule?.host === 'string' ? rule.host : '';
     if (host) {
-      if (isIP(host) !== 0) errors.push(invalid([...at, 'host'], host, 'must be a DNS name, not an IP address'));
+      if (parsesAsIP(host)) errors.push(invalid([...at, 'host'], host, 'must be a DNS name, not an IP address'));
       errors.push(...hostViolations(host, [...at, 'host']));
     }
     if (isSet(rule?.http)) {
@@ -210,30 +210,24 @@ function networkPolicyPortViolations(port: Json, at: (string | number)[]): KubeV
   return errors;
 }
 
-/** An IPv4 CIDR as [network, prefix length]; undefined for IPv6 (whose subset check is not made here). */
-function ipv4Cidr(value: string): [number, number] | undefined {
-  const [ip, bits] = value.split('/');
-  if (!ip || isIP(ip) !== 4 || bits === undefined) return undefined;
-  const n = ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
-  const length = Number(bits);
-  const size = 2 ** (32 - length);
-  return [Math.floor(n / size) * size, length];
-}
-
+/** ValidateIPBlock: each except a CIDR strictly inside the block's, of either family. */
 function ipBlockViolations(block: Json, at: (string | number)[]): KubeViolation[] {
   if (!block?.cidr) return [required([...at, 'cidr'])];
   const cidr = String(block.cidr);
   const errors = cidrViolations([...at, 'cidr'], cidr);
-  if (errors.length > 0) return errors;
-  const outer = ipv4Cidr(cidr);
+  const outer = parseCIDR(cidr);
+  if (!outer) return errors;
+  const network = new BlockList();
+  network.addSubnet(outer.ip, outer.bits, outer.family);
   list(block.except).forEach((except, i) => {
     const path = [...at, 'except', i];
     const bad = cidrViolations(path, String(except));
     errors.push(...bad);
-    const inner = bad.length === 0 ? ipv4Cidr(String(except)) : undefined;
-    if (!outer || !inner) return;
-    const contained = inner[0] >= outer[0] && inner[0] < outer[0] + 2 ** (32 - outer[1]);
-    if (!contained || outer[1] >= inner[1]) errors.push(invalid(path, except, 'must be a strict subset of `cidr`'));
+    const inner = parseCIDR(String(except));
+    if (!inner) return;
+    // A longer prefix inside the block's network: its address alone says whether it is inside.
+    const contained = inner.family === outer.family && network.check(inner.ip, inner.family);
+    if (!contained || outer.bits >= inner.bits) errors.push(invalid(path, except, 'must be a strict subset of `cidr`'));
   });
   return errors;
 }

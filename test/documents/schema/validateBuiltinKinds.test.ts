@@ -260,4 +260,41 @@ test('an autoscaling/v1 HPA is validated as converted, its cpu target located at
   ]);
 });
 
+test('an Ingress host that ParseIPSloppy reads as an IP (leading zeros too) is refused; a resource backend is checked apiGroup first', () => {
+  const backend = { service: { name: 'web', port: { number: 80 } } };
+  const ingress = (spec: Record<string, unknown>) => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'i' },
+    spec,
+  });
+  assert.equal(
+    found(ingress({ rules: [{ host: '010.1.2.3', http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } }] })),
+    [
+      'spec.rules.0.host | kube-apiserver refuses this Ingress: spec.rules[0].host: Invalid value: "010.1.2.3": must be a DNS name, not an IP address',
+    ],
+  );
+  assert.equal(found(ingress({ defaultBackend: { resource: { apiGroup: 'Storage', name: 'assets' } } })), [
+    `spec.defaultBackend.resource.apiGroup | kube-apiserver refuses this Ingress: spec.defaultBackend.resource.apiGroup: Invalid value: "Storage": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+    'spec.defaultBackend.resource.kind | kube-apiserver refuses this Ingress: spec.defaultBackend.resource.kind: Required value',
+  ]);
+});
+
+test('a NetworkPolicy ipBlock except must be a strict subset of its cidr in IPv6 as in IPv4', () => {
+  const policy = (cidr: string, except: string[]) => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'n' },
+    spec: { podSelector: {}, egress: [{ to: [{ ipBlock: { cidr, except } }] }] },
+  });
+  assert.equal(found(policy('2001:db8::/32', ['2001:db8:1::/48'])), []);
+  assert.equal(found(policy('010.0.0.0/8', ['10.1.0.0/16'])), []);
+  assert.equal(
+    found(policy('2001:db8::/32', ['2001:db9::/48', '2001:db8::/32', '10.0.0.0/8'])).map(
+      (m) => m.split(': ').slice(-1)[0],
+    ),
+    ['must be a strict subset of `cidr`', 'must be a strict subset of `cidr`', 'must be a strict subset of `cidr`'],
+  );
+});
+
 test.run();
