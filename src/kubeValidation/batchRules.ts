@@ -5,6 +5,7 @@ import {
   type Json,
   type KubeViolation,
   labelSelectorText,
+  labelSelectorViolations,
   list,
 } from './fieldViolations.ts';
 import { goLocationError, robfigScheduleError } from '../time/cronSchedule.ts';
@@ -473,14 +474,25 @@ export function jobViolations(job: Json, previous?: Json): KubeViolation[] {
       else if (labels[key] !== want)
         errors.push({ ...invalid(path, labels, `must be '${want}'`, goStringMapText(labels)), field });
     }
-    if (!matchLabelSelector(spec.selector, expected))
+    // A selector that does not parse (LabelSelectorAsSelector) is not matched against anything.
+    if (
+      labelSelectorViolations(['spec', 'selector'], spec.selector).length === 0 &&
+      !matchLabelSelector(spec.selector, expected)
+    )
       errors.push(
         invalid(['spec', 'selector'], spec.selector, '`selector` not auto-generated', labelSelectorText(spec.selector)),
       );
   }
   errors.push(...jobSpecErrors(spec, ['spec']));
+  // ValidateJobSpec: the selector held to ValidateLabelSelector; one that parses must select the pod template (a
+  // missing one selects nothing, so it does not).
+  const selectorErrors = labelSelectorViolations(['spec', 'selector'], spec.selector);
   if (!isSet(spec.selector)) errors.push(required(['spec', 'selector']));
-  else if (!matchLabelSelector(spec.selector, isObject(labels) ? labels : {}))
+  else errors.push(...selectorErrors);
+  if (
+    selectorErrors.length === 0 &&
+    !(isSet(spec.selector) && matchLabelSelector(spec.selector, isObject(labels) ? labels : {}))
+  )
     errors.push(
       invalid(
         ['spec', 'template', 'metadata', 'labels'],

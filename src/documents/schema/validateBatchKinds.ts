@@ -28,8 +28,12 @@ export function validateBatchKinds(manifest: Record<string, unknown>): SchemaIss
     generateSelector(object);
     // validateWorkloadNumbers already holds these two to 0 and above, the counts Flotilla divides.
     const counted = (v: KubeViolation) => v.field === 'spec.parallelism' || v.field === 'spec.completions';
-    return jobViolations(object)
+    const violations = jobViolations(object);
+    // Without a selector the API server also reports the pod labels unmatched: one mistake, whose fix is the selector's.
+    const selectorMissing = violations.some((v) => v.field === 'spec.selector' && v.type === 'FieldValueRequired');
+    return violations
       .filter((v) => !(counted(v) && v.detail.endsWith('must be greater than or equal to 0')))
+      .filter((v) => !(selectorMissing && v.field === 'spec.template.metadata.labels'))
       .map(asIssue);
   }
   return [];

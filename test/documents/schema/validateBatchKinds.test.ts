@@ -56,4 +56,33 @@ test('a Job template with a selector of its own and no manualSelector is refused
   assert.match(issues[0]!.message, '`selector` not auto-generated');
 });
 
+test('a manual Job selector is held to ValidateLabelSelector, and one that does not parse is matched against nothing', () => {
+  const job = (selector: unknown) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'migrate' },
+    spec: {
+      manualSelector: true,
+      selector,
+      template: {
+        metadata: { labels: { app: 'migrate' } },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] },
+      },
+    },
+  });
+  assert.equal(validateBatchKinds(job({ matchLabels: { app: 'migrate' } })), []);
+  assert.equal(
+    validateBatchKinds(job({ matchExpressions: [{ key: 'app', operator: 'in', values: ['migrate'] }] })).map(
+      (i) => i.message,
+    ),
+    [
+      'kube-apiserver refuses this field: spec.selector.matchExpressions[0].operator: Invalid value: "in": not a valid selector operator',
+    ],
+  );
+  assert.equal(
+    validateBatchKinds(job(undefined)).map((i) => i.message),
+    ['kube-apiserver refuses this field: spec.selector: Required value'],
+  );
+});
+
 test.run();
