@@ -123,9 +123,40 @@ function servicePortViolations(ports: Json[]): KubeViolation[] {
   return errors;
 }
 
+/**
+ * What the registry refuses before it allocates a Service's cluster IPs (initIPFamilyFields), alone: its cluster IP
+ * fields (ValidateServiceClusterIPsRelatedFields), then a single-stack policy, given or defaulted, with two cluster IPs
+ * or families. Whether a family is configured on the cluster is the cluster's, and not judged here.
+ */
+function familyFieldViolations(spec: Json): KubeViolation[] {
+  if (spec.type === 'ExternalName') return [];
+  const errors = clusterIPsViolations(spec);
+  if (errors.length > 0) return errors;
+  const selectorless = !isObject(spec.selector) || Object.keys(spec.selector).length === 0;
+  const policy =
+    spec.ipFamilyPolicy ?? (spec.clusterIP === 'None' && selectorless ? 'RequireDualStack' : 'SingleStack');
+  if (policy !== 'SingleStack') return errors;
+  for (const [values, what] of [
+    [spec.clusterIPs, 'cluster IPs'],
+    [spec.ipFamilies, 'IP families'],
+  ] as const)
+    if (list(values).length === 2)
+      errors.push(
+        invalid(
+          ['spec', 'ipFamilyPolicy'],
+          policy,
+          `must be 'RequireDualStack' or 'PreferDualStack' when multiple ${what} are specified`,
+        ),
+      );
+  return errors;
+}
+
 /** ValidateService on create, but for the name (the object's metadata is validated apart) and its ports (above). */
 export function serviceSpecViolations(service: Json): KubeViolation[] {
   const spec = isObject(service?.spec) ? service.spec : {};
+  // The registry's own refusal comes first, and alone: validation runs only on what it allocated.
+  const registry = familyFieldViolations(spec);
+  if (registry.length > 0) return registry;
   const annotations = isObject(service?.metadata?.annotations) ? service.metadata.annotations : {};
   const errors: KubeViolation[] = [];
   if (

@@ -144,8 +144,14 @@ function defaultService(object: KubeObject, allocate: Allocators): void {
   const givenIPs = Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0;
   if (isEmptyString(spec.clusterIP) && !givenIPs) spec.clusterIP = allocate.clusterIP();
   if (!givenIPs && !isEmptyString(spec.clusterIP)) spec.clusterIPs = [spec.clusterIP];
-  if (isNil(spec.ipFamilies)) spec.ipFamilies = ['IPv4'];
-  if (isNil(spec.ipFamilyPolicy)) spec.ipFamilyPolicy = 'SingleStack';
+  // initIPFamilyFields: a headless Service without a selector defaults to dual-stack families, whatever the cluster.
+  const headlessSelectorless =
+    spec.clusterIP === 'None' && (!isObject(spec.selector) || Object.keys(spec.selector).length === 0);
+  if (isNil(spec.ipFamilyPolicy)) spec.ipFamilyPolicy = headlessSelectorless ? 'RequireDualStack' : 'SingleStack';
+  if (isNil(spec.ipFamilies) || (Array.isArray(spec.ipFamilies) && spec.ipFamilies.length === 0))
+    spec.ipFamilies = ['IPv4'];
+  if (headlessSelectorless && spec.ipFamilyPolicy !== 'SingleStack' && spec.ipFamilies.length === 1)
+    spec.ipFamilies = [...spec.ipFamilies, spec.ipFamilies[0] === 'IPv6' ? 'IPv4' : 'IPv6'];
   const wantsNodePorts =
     spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
   if (wantsNodePorts && allocate.nodePort)

@@ -59,8 +59,11 @@ test('a Service kube-apiserver refuses: ports, type rules, traffic policies, clu
       'spec.loadBalancerSourceRanges.0 | kube-apiserver refuses this Service: spec.LoadBalancerSourceRanges[0]: Invalid value: "10.0.0.0/33": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
     ],
   );
+  // The registry refuses cluster IPs before it allocates, alone: the type is not validated then.
   assert.equal(found(service({ type: 'Balanced', clusterIP: '10.0.0.300', ports: [{ port: 80 }] })), [
     'spec.clusterIPs.0 | kube-apiserver refuses this Service: spec.clusterIPs[0]: Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+  ]);
+  assert.equal(found(service({ type: 'Balanced', ports: [{ port: 80 }] })), [
     'spec.type | kube-apiserver refuses this Service: spec.type: Unsupported value: "Balanced": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
   ]);
 });
@@ -295,6 +298,18 @@ test('a NetworkPolicy ipBlock except must be a strict subset of its cidr in IPv6
     ),
     ['must be a strict subset of `cidr`', 'must be a strict subset of `cidr`', 'must be a strict subset of `cidr`'],
   );
+});
+
+test('two IP families or cluster IPs need a dual-stack policy: SingleStack, given or defaulted, is refused before allocation', () => {
+  assert.equal(found(service({ ipFamilies: ['IPv4', 'IPv6'], ports: [{ port: 80 }] })), [
+    `spec.ipFamilyPolicy | kube-apiserver refuses this Service: spec.ipFamilyPolicy: Invalid value: "SingleStack": must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified`,
+  ]);
+  assert.equal(
+    found(service({ ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'PreferDualStack', ports: [{ port: 80 }] })),
+    [],
+  );
+  // A headless Service without a selector defaults to RequireDualStack.
+  assert.equal(found(service({ clusterIP: 'None', ipFamilies: ['IPv4', 'IPv6'] })), []);
 });
 
 test.run();

@@ -191,6 +191,12 @@ test('a Service is defaulted as the registry leaves it before validation: cluste
   assert.is(external.spec.externalTrafficPolicy, undefined);
   const clusterIP = defaulted('Service', { spec: { externalIPs: ['192.0.2.1'], ports: [{ port: 80 }] } });
   assert.is(clusterIP.spec.externalTrafficPolicy, 'Cluster');
+  assert.equal([clusterIP.spec.ipFamilyPolicy, clusterIP.spec.ipFamilies], ['SingleStack', ['IPv4']]);
+  // initIPFamilyFields' special case: headless and selectorless is dual-stack, on any cluster.
+  const headless = defaulted('Service', { spec: { clusterIP: 'None' } });
+  assert.equal([headless.spec.ipFamilyPolicy, headless.spec.ipFamilies], ['RequireDualStack', ['IPv4', 'IPv6']]);
+  const selecting = defaulted('Service', { spec: { clusterIP: 'None', selector: { app: 'db' } } });
+  assert.equal([selecting.spec.ipFamilyPolicy, selecting.spec.ipFamilies], ['SingleStack', ['IPv4']]);
 });
 
 test('RBAC subjects, NetworkPolicy types, HPA v2, StorageClass, PriorityClass and volumes get their defaults', () => {
