@@ -21,9 +21,21 @@ export function needsReschedule(req: SchedulingRequest, clusters: readonly Clust
   if (req.reschedule) return 'RescheduleTriggered';
   if (!isWorkload(req) || replicaSchedulingType(req.placement) === 'Duplicated') return 'AlwaysScheduled';
   // Karmada reschedules when a target cluster is being deleted; in Git a deleted cluster file is gone.
-  const known = new Set(clusters.map((c) => c.metadata.name));
+  const known = namesOf(clusters);
   if (req.previous.some((tc) => !known.has(tc.name))) return 'TargetClusterGone';
   return undefined;
+}
+
+const clusterNames = new WeakMap<readonly Cluster[], ReadonlySet<string>>();
+
+/**
+ * The names of a render's cluster list, made once per list: every binding of the render is checked against the same
+ * one, and a set of 500 names per binding was a large part of a fleet-wide relabel at XL.
+ */
+function namesOf(clusters: readonly Cluster[]): ReadonlySet<string> {
+  let names = clusterNames.get(clusters);
+  if (!names) clusterNames.set(clusters, (names = new Set(clusters.map((c) => c.metadata.name))));
+  return names;
 }
 
 const decoded = new WeakMap<Placement, { text: string; normal: Placement }>();
