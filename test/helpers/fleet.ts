@@ -2,7 +2,7 @@
 // around one: the repo (with a bare remote a reconciler can read), emulated members registered in Git by
 // kubeconfigRef with their kubeconfig in a credentials folder outside the repo, and the rendered branch read back.
 // The manifests the tests push are built here too, so every suite writes the same YAML for the same intent.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -79,6 +79,18 @@ const GIT_ENV = {
 /** `git` in `cwd` as the fleet's operator; returns trimmed stdout. */
 function runGit(cwd: string, args: string[]): string {
   return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/**
+ * runGit without blocking: a check repeated while a reconciler and members run in this process must not stop their
+ * event loop for each git it starts (on a loaded machine, for longer than the passes it waits for get to run).
+ */
+function runGitAsync(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout.trim()),
+    ),
+  );
 }
 
 export function makeConfigRepo(): ConfigRepo {
@@ -390,6 +402,8 @@ export interface Fleet {
   members: Member[];
   /** `git` in `cwd` as the fleet's operator. */
   git(cwd: string, ...args: string[]): string;
+  /** `git` that leaves the event loop free: for checks repeated while an in-process reconciler and members run. */
+  gitAsync(cwd: string, ...args: string[]): Promise<string>;
   /** Writes files into the clone, commits and pushes to the bare repo; returns the new commit. */
   push(files: Record<string, string | null>, message?: string): string;
   /** One render of `work` onto its rendered branch; a fresh GitRepo each time, as a reconciler re-reads refs each pass. */
@@ -462,6 +476,7 @@ export async function makeFleet(
     output,
     cleanup,
     git: (cwd, ...args) => runGit(cwd, args),
+    gitAsync: (cwd, ...args) => runGitAsync(cwd, args),
     push: (files, message = 'change') => work.push(files, message),
     sync: async () => syncRepo(await openRepo(work.dir), { sourceRef: SOURCE_REF, outputRef: RENDERED_REF }),
     async outputText(file) {

@@ -4,14 +4,22 @@ export class LogEvents {
   readonly entries: Record<string, unknown>[] = [];
   private waiters: { match: (e: Record<string, unknown>) => boolean; resolve: (e: Record<string, unknown>) => void }[] =
     [];
+  private readonly listeners = new Set<(e: Record<string, unknown>) => void>();
 
   readonly log = (entry: Record<string, unknown>): void => {
     this.entries.push(entry);
+    for (const listener of [...this.listeners]) listener(entry);
     this.waiters = this.waiters.filter((w) => {
       if (!w.match(entry)) return true;
       w.resolve(entry);
       return false;
     });
+  };
+
+  /** Calls `listener` with every entry from now on; returns how to stop (a ChangeSource for untilTrue). */
+  readonly subscribe = (listener: (e: Record<string, unknown>) => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   };
 
   /** The first entry from now on (or already seen, when `past`) that matches. */

@@ -14,12 +14,13 @@ import { parse } from 'yaml';
 import { explainCommand } from '../../src/commands/explainCommand.ts';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import { startReconciler, type Reconciler } from '../../src/passes/startReconciler.ts';
-import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { clusterRegistration, makeFleet, type Fleet } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
+import { untilTrue, type ChangeSource } from '../helpers/untilTrue.ts';
 import { commonOptions } from '../plans/helpers/runCommand.ts';
 
 let fleet: Fleet;
+const events = new LogEvents();
 let reconciler: Reconciler | undefined;
 const CLUSTERS = ['member1', 'member2'] as const;
 
@@ -82,7 +83,7 @@ test.before(async () => {
     resyncMs: 0,
     statusUpdateFrequencyMs: 300,
     catchUp: { intervalMs: 200, forMs: 20_000 },
-    log: new LogEvents().log,
+    log: events.log,
   });
   fleet.push(Object.fromEntries(CLUSTERS.map((c) => [`clusters/${c}.yaml`, clusterRegistration(c)])), 'two members');
 });
@@ -92,36 +93,42 @@ test.after(async () => {
 });
 
 const git = (...args: string[]) => fleet.git(fleet.bare, ...args);
+// The waits below run beside the reconciler and the members, in this process: they read Git without blocking
+// (fleet.gitAsync) and check again only when something moved. The branches move only in a pass, each logged; a
+// member's Deployment also moves when its HPA scales it, a write to its store.
+const passes: ChangeSource = (listener) => events.subscribe(listener);
+const memberWrites: ChangeSource = (listener) => {
+  const stops = fleet.members.map((m) => m.store.subscribe(listener));
+  return () => {
+    for (const stop of stops) stop();
+  };
+};
+const showFile = async (rev: string, file: string): Promise<string | undefined> =>
+  fleet.gitAsync(fleet.bare, 'show', `${rev}:${file}`).catch(() => undefined); // not written yet
 const memberReplicas = (cluster: number, name: string) =>
   (fleet.members[cluster]!.store.get('apps/deployments', 'default', name)?.spec as { replicas?: number } | undefined)
     ?.replicas ?? 0;
 /** Karmada's assertDeploymentWorkloadReplicas: each member's spec.replicas (0: the member has no such Deployment). */
 const workloadReplicas = (name: string, expected: [number, number]) =>
-  waitFor(
-    `${name} at ${expected.join(':')} on the members`,
-    () => {
-      const now = [memberReplicas(0, name), memberReplicas(1, name)];
-      return now[0] === expected[0] && now[1] === expected[1];
-    },
-    30_000,
-  );
+  untilTrue(`${name} at ${expected.join(':')} on the members`, () => {
+    const now = [memberReplicas(0, name), memberReplicas(1, name)];
+    return now[0] === expected[0] && now[1] === expected[1];
+  }, [memberWrites]);
 /** The template's replicas as the last render gave them: the rendered binding's spec.replicas. */
-const renderedTemplateReplicas = (name: string) => {
-  try {
-    return parse(git('show', `flotilla/rendered:bindings/default/${name}-deployment.yaml`)).spec.replicas as number;
-  } catch {
-    return undefined; // not rendered yet
-  }
+const renderedTemplateReplicas = async (name: string) => {
+  const text = await showFile('flotilla/rendered', `bindings/default/${name}-deployment.yaml`);
+  return text === undefined ? undefined : (parse(text).spec.replicas as number);
 };
 /** Karmada's assertDeploymentTemplateReplicas, with the members' status caught up (observedGeneration). */
 const templateReplicas = (name: string, expected: number) =>
-  waitFor(`${name}'s template replicas ${expected}`, () => renderedTemplateReplicas(name) === expected, 30_000);
-const synced = (name: string) => {
-  try {
-    return parse(git('show', `flotilla/status:syncedreplicas/default/${name}.yaml`));
-  } catch {
-    return undefined;
-  }
+  untilTrue(
+    `${name}'s template replicas ${expected}`,
+    async () => (await renderedTemplateReplicas(name)) === expected,
+    [passes],
+  );
+const synced = async (name: string) => {
+  const text = await showFile('flotilla/status', `syncedreplicas/default/${name}.yaml`);
+  return text === undefined ? undefined : parse(text);
 };
 const setUp = (name: string, replicas: number, minReplicas: number, divided: boolean) =>
   fleet.push(
@@ -149,7 +156,7 @@ test('Duplicated: the members HPAs scale each copy, the template keeps what Git 
   fleet.push({ 'templates/dup.yaml': deployment('dup', 1) }, 'dup: 1 replica');
   await templateReplicas('dup', 1);
   await workloadReplicas('dup', [3, 3]);
-  assert.is(synced('dup'), undefined, 'the replicas syncer leaves a Duplicated placement alone');
+  assert.is(await synced('dup'), undefined, 'the replicas syncer leaves a Duplicated placement alone');
 });
 
 test("Divided: the HPAs' scaling becomes the template's replicas; manual edits in Git are synced back to the members' sum", async () => {
@@ -160,7 +167,7 @@ test("Divided: the HPAs' scaling becomes the template's replicas; manual edits i
   fleet.push({ 'templates/div-hpa.yaml': hpa('div', 3) }, 'div: HPA minReplicas 3');
   await workloadReplicas('div', [3, 3]);
   await templateReplicas('div', 6);
-  const record = synced('div');
+  const record = await synced('div');
   assert.equal(
     { replicas: record.replicas, gitReplicas: record.gitReplicas, clusters: record.clusters },
     { replicas: 6, gitReplicas: 4, clusters: { member1: 3, member2: 3 } },
@@ -186,32 +193,32 @@ test("Divided: the HPAs' scaling becomes the template's replicas; manual edits i
   );
 
   fleet.push({ 'templates/div.yaml': deployment('div', 10) }, 'div: 10 replicas');
-  await waitFor('the synced count recorded against Git 10', () => synced('div')?.gitReplicas === 10, 30_000);
+  await untilTrue('the synced count recorded against Git 10', async () => (await synced('div'))?.gitReplicas === 10, [
+    passes,
+  ]);
   await templateReplicas('div', 6);
   await workloadReplicas('div', [3, 3]);
 
   fleet.push({ 'templates/div.yaml': deployment('div', 2) }, 'div: 2 replicas');
-  await waitFor('the synced count recorded against Git 2', () => synced('div')?.gitReplicas === 2, 30_000);
+  await untilTrue('the synced count recorded against Git 2', async () => (await synced('div'))?.gitReplicas === 2, [
+    passes,
+  ]);
   await templateReplicas('div', 6);
   await workloadReplicas('div', [3, 3]);
   assert.match(git('show', 'main:templates/div.yaml'), /replicas: 2/, "nothing is written to the user's branch");
 
   // get shows the template as Karmada's would read: 6 replicas, all six running.
-  await waitFor(
-    'get shows 6/6',
-    async () => {
-      let out = '';
-      const code = await getCommand(['deployments', '--repo', fleet.bare], {
-        out: (s) => {
-          out += s;
-        },
-        err: () => {},
-        now: () => new Date(),
-      });
-      return code === 0 && /^div\s+6\/6\s/m.test(out);
-    },
-    30_000,
-  );
+  await untilTrue('get shows 6/6', async () => {
+    let out = '';
+    const code = await getCommand(['deployments', '--repo', fleet.bare], {
+      out: (s) => {
+        out += s;
+      },
+      err: () => {},
+      now: () => new Date(),
+    });
+    return code === 0 && /^div\s+6\/6\s/m.test(out);
+  }, [passes]);
 });
 
 test('Divided, one cluster with no replica: raising the replicas by hand in Git from 1 to 2 takes effect', async () => {
@@ -220,7 +227,7 @@ test('Divided, one cluster with no replica: raising the replicas by hand in Git 
   fleet.push({ 'templates/zero.yaml': deployment('zero', 2) }, 'zero: 2 replicas');
   await workloadReplicas('zero', [1, 1]);
   await templateReplicas('zero', 2);
-  assert.is(synced('zero'), undefined, 'the members run what the template says: nothing to sync');
+  assert.is(await synced('zero'), undefined, 'the members run what the template says: nothing to sync');
 });
 
 test("Divided, removing one cluster's replicas: lowering them by hand in Git from 2 to 1 takes effect", async () => {
@@ -229,19 +236,10 @@ test("Divided, removing one cluster's replicas: lowering them by hand in Git fro
   await templateReplicas('one', 2);
   fleet.push({ 'templates/one.yaml': deployment('one', 1) }, 'one: 1 replica');
   // Karmada waits for the binding's aggregated status to list one cluster.
-  await waitFor(
-    'the status lists one cluster',
-    () => {
-      try {
-        return (
-          parse(git('show', 'flotilla/status:templates/default/deployment.apps_one.yaml')).aggregatedStatus.length === 1
-        );
-      } catch {
-        return false;
-      }
-    },
-    30_000,
-  );
+  await untilTrue('the status lists one cluster', async () => {
+    const text = await showFile('flotilla/status', 'templates/default/deployment.apps_one.yaml');
+    return text !== undefined && parse(text).aggregatedStatus.length === 1;
+  }, [passes]);
   await templateReplicas('one', 1);
   assert.is(memberReplicas(0, 'one') + memberReplicas(1, 'one'), 1);
 });
@@ -252,7 +250,7 @@ test('Divided, 1 replica but HPA minReplicas 2: the template grows to 4 as each 
   setUp('grow', 1, 2, true);
   await workloadReplicas('grow', [2, 2]);
   await templateReplicas('grow', 4);
-  assert.is(synced('grow').replicas, 4);
+  assert.is((await synced('grow')).replicas, 4);
 });
 
 test.run();
