@@ -98,14 +98,13 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
     ),
   ];
   // Idle (10% of request against 50%): the first decision keeps 1.
-  const hasDecision = () => {
-    try {
-      return git('ls-tree', '-r', '--name-only', 'flotilla/status').includes('autoscalers/default/web.yaml');
-    } catch {
-      return false; // no status branch yet
-    }
-  };
-  await waitFor('a first decision', async () => hasDecision(), 30_000, 50);
+  // Polled beside the reconciler and the members, which share this event loop: git runs without blocking it.
+  const hasDecision = () =>
+    fleet
+      .gitAsync(fleet.bare, 'ls-tree', '-r', '--name-only', 'flotilla/status')
+      .then((files) => files.includes('autoscalers/default/web.yaml'))
+      .catch(() => false); // no status branch yet
+  await waitFor('a first decision', hasDecision, 30_000, 50);
   assert.is(parse(git('show', 'flotilla/status:autoscalers/default/web.yaml')).desiredReplicas, 1);
   assert.is(await memberReplicas(), 1);
 
@@ -141,12 +140,16 @@ test('a FederatedHPA scales a divided Deployment from 1 towards 4 as its pods CP
     );
   }
   // Held at max under the same load, the conditions say why (Kubernetes' ScalingLimited TooManyReplicas).
-  const conditions = () =>
-    parse(git('show', 'flotilla/status:autoscalers/default/web.yaml')).conditions.map(
+  const conditions = async (): Promise<string[]> =>
+    parse(await fleet.gitAsync(fleet.bare, 'show', 'flotilla/status:autoscalers/default/web.yaml')).conditions.map(
       (c: { type: string; status: string; reason: string }) => `${c.type}=${c.status} ${c.reason}`,
     );
-  await waitFor('ScalingLimited at max', () => conditions().includes('ScalingLimited=True TooManyReplicas'), 30_000);
-  assert.equal(conditions(), [
+  await waitFor(
+    'ScalingLimited at max',
+    async () => (await conditions()).includes('ScalingLimited=True TooManyReplicas'),
+    30_000,
+  );
+  assert.equal(await conditions(), [
     'AbleToScale=True ReadyForNewScale',
     'ScalingActive=True ValidMetricFound',
     'ScalingLimited=True TooManyReplicas',

@@ -87,18 +87,16 @@ test.after(async () => {
 });
 
 const git = (...args: string[]) => fleet.git(fleet.bare, ...args);
-const statusFile = (path: string) => {
-  try {
-    return parse(git('show', `flotilla/status:${path}`));
-  } catch {
-    return undefined; // not written yet
-  }
+/** Read without blocking: the waits poll it beside the reconciler and the members, which share this event loop. */
+const statusFile = async (path: string) => {
+  const text = await fleet.gitAsync(fleet.bare, 'show', `flotilla/status:${path}`).catch(() => undefined);
+  return text === undefined ? undefined : parse(text); // undefined: not written yet
 };
 /** Karmada's WaitDeploymentStatus: the template's aggregated status.replicas (the members' summed). */
 const aggregatedReplicas = (name: string, expected: number) =>
   waitFor(
     `${name}'s aggregated status at ${expected} replicas`,
-    () => statusFile(`templates/default/deployment.apps_${name}.yaml`)?.status?.replicas === expected,
+    async () => (await statusFile(`templates/default/deployment.apps_${name}.yaml`))?.status?.replicas === expected,
     30_000,
   );
 const memberReplicas = (name: string) =>
@@ -109,16 +107,16 @@ const memberReplicas = (name: string) =>
 const templateReplicasAbove = async (name: string, floor: number, perCluster: boolean) => {
   const decided = await waitFor(
     `${name} scaled above ${floor}`,
-    () => {
-      const d = statusFile(`autoscalers/default/${name}.yaml`)?.desiredReplicas;
+    async () => {
+      const d = (await statusFile(`autoscalers/default/${name}.yaml`))?.desiredReplicas;
       return typeof d === 'number' && d > floor ? d : undefined;
     },
     45_000,
   );
   await waitFor(
     `the members of ${name} running the decision`,
-    () => {
-      const now = statusFile(`autoscalers/default/${name}.yaml`)?.desiredReplicas as number;
+    async () => {
+      const now = (await statusFile(`autoscalers/default/${name}.yaml`))?.desiredReplicas as number;
       const members = memberReplicas(name);
       return perCluster ? members.every((n) => n === now) : members.reduce((a, b) => a + b, 0) === now;
     },
@@ -144,7 +142,7 @@ test('do scale when metrics of cpu/mem utilization up in Duplicated schedule typ
   pressure('dup', 1);
   // Duplicated: every member runs the template's count, so the count is per cluster (Karmada's calibration).
   await templateReplicasAbove('dup', 1, true);
-  const decision = statusFile('autoscalers/default/dup.yaml');
+  const decision = await statusFile('autoscalers/default/dup.yaml');
   assert.ok(decision.desiredReplicas <= 6, JSON.stringify(decision));
 });
 
@@ -155,7 +153,11 @@ test("a Duplicated workload's count is per cluster: the calculation is calibrate
   setUp('percluster', 1, DUPLICATED);
   await aggregatedReplicas('percluster', CLUSTERS.length);
   fleet.push({ 'templates/percluster.yaml': deployment('percluster', 1, '1500u') }, 'percluster at 15% of request');
-  await waitFor('a first scale', () => statusFile('autoscalers/default/percluster.yaml')?.desiredReplicas > 1, 30_000);
+  await waitFor(
+    'a first scale',
+    async () => (await statusFile('autoscalers/default/percluster.yaml'))?.desiredReplicas > 1,
+    30_000,
+  );
   const first = git('log', '--format=%B', 'flotilla/status', '--', 'autoscalers/default/percluster.yaml')
     .split('\n')
     .find((l) => / -> \d+ replicas/.test(l));
@@ -173,8 +175,8 @@ test('do scale when metrics of cpu/mem utilization up in static weight schedule 
   fleet.push({ 'templates/static.yaml': deployment('static', 2, '9m') }, 'static: 2 replicas in Git');
   await waitFor(
     'a decision over the edited count',
-    () => {
-      const d = statusFile('autoscalers/default/static.yaml');
+    async () => {
+      const d = await statusFile('autoscalers/default/static.yaml');
       return d?.gitReplicas === 2 && d.currentReplicas === 2;
     },
     30_000,
@@ -191,7 +193,11 @@ test("a FederatedHPA's first decision keeps the count, and scales down only afte
     },
     'idle: 3 replicas at 10% of request, a FederatedHPA aiming at 50%',
   );
-  await waitFor('a scale down', () => statusFile('autoscalers/default/idle.yaml')?.desiredReplicas < 3, 30_000);
+  await waitFor(
+    'a scale down',
+    async () => (await statusFile('autoscalers/default/idle.yaml'))?.desiredReplicas < 3,
+    30_000,
+  );
   const decisions = git('log', '--reverse', '--format=%H', 'flotilla/status', '--', 'autoscalers/default/idle.yaml')
     .trim()
     .split('\n')
@@ -215,8 +221,8 @@ test('the target a Resource metric sets decides, not its type: averageValue unde
   );
   const decision = await waitFor(
     'a scale up on the average value',
-    () => {
-      const d = statusFile('autoscalers/default/byvalue.yaml');
+    async () => {
+      const d = await statusFile('autoscalers/default/byvalue.yaml');
       return d?.desiredReplicas > 1 ? d : undefined;
     },
     30_000,
@@ -236,7 +242,11 @@ test("a workload whose selector has matchExpressions scales on its pods too (the
     },
     'expr: selected by matchExpressions only, under load',
   );
-  await waitFor('a scale up', () => statusFile('autoscalers/default/expr.yaml')?.desiredReplicas > 1, 30_000);
+  await waitFor(
+    'a scale up',
+    async () => (await statusFile('autoscalers/default/expr.yaml'))?.desiredReplicas > 1,
+    30_000,
+  );
 });
 
 test('do scale when metrics of cpu/mem utilization up in dynamic weight schedule type', async () => {

@@ -175,14 +175,15 @@ spec:
 });
 const removed = (files: Record<string, string>) => Object.fromEntries(Object.keys(files).map((f) => [f, null]));
 
-/** The Services member1's status file records, with their endpoint count. */
-const collected = (): Map<string, number> => {
-  let text: string;
-  try {
-    text = fleet.git(fleet.bare, 'show', 'flotilla/status:endpoints/member1.yaml');
-  } catch {
-    return new Map(); // nothing exported (any more)
-  }
+/**
+ * The Services member1's status file records, with their endpoint count. Read without blocking: the waits poll it
+ * beside the reconciler and the members, which share this event loop.
+ */
+const collected = async (): Promise<Map<string, number>> => {
+  const text = await fleet
+    .gitAsync(fleet.bare, 'show', 'flotilla/status:endpoints/member1.yaml')
+    .catch(() => undefined);
+  if (text === undefined) return new Map(); // nothing exported (any more)
   const file = parse(text) as { services?: { namespace: string; name: string; endpointSlices?: Slice[] }[] };
   return new Map((file.services ?? []).map((s) => [`${s.namespace}/${s.name}`, endpointCount(s.endpointSlices ?? [])]));
 };
@@ -215,7 +216,7 @@ async function cleanUp(name: string) {
     async () =>
       (await k('member2', 'get', 'service', `derived-${name}`, '-n', NS)).code !== 0 &&
       (await slices('member2', `derived-${name}`)).length === 0 &&
-      !collected().has(`${NS}/${name}`),
+      !(await collected()).has(`${NS}/${name}`),
     30_000,
     100,
   );
@@ -229,7 +230,7 @@ async function exportAndImport(name: string) {
   // "Wait EndpointSlices collected to namespace in controller-plane": here, member1's status file.
   await waitFor(
     `${name}'s 1 endpoint collected on the status branch`,
-    () => collected().get(`${NS}/${name}`) === 1,
+    async () => (await collected()).get(`${NS}/${name}`) === 1,
     30_000,
     100,
   );
