@@ -17,6 +17,15 @@ import {
   qualifiedNameViolations,
   required,
 } from './fieldViolations.ts';
+import {
+  isExtendedResourceName,
+  isHugePageResourceName,
+  isIntegerResourceName,
+  isNativeResourceName,
+  isStandardContainerResourceName,
+  isStandardQuotaResourceName,
+  isStandardResourceName,
+} from './resourceNames.ts';
 
 // What kube-apiserver 1.32 refuses in the core/v1 kinds that hold a namespace's storage and resources, being created
 // (pkg/apis/core/validation: ValidateNamespace, ValidatePersistentVolumeClaimSpec, ValidateLimitRange,
@@ -43,57 +52,14 @@ const compare = (a: Quantity, b: Quantity) => {
 
 // --- resource names (pkg/apis/core/helper) ---
 
-const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
-const STANDARD_QUOTA_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.storage',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'persistentvolumeclaims',
-  'configmaps',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-const STANDARD_RESOURCES = new Set([...STANDARD_QUOTA_RESOURCES, 'storage']);
-const INTEGER_RESOURCES = new Set([
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-const isHugePages = (name: string) => name.startsWith('hugepages-');
-const isQuotaHugePages = (name: string) => isHugePages(name) || name.startsWith('requests.hugepages-');
-const isStandardResource = (name: string) => STANDARD_RESOURCES.has(name) || isQuotaHugePages(name);
-const isNativeResource = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
-const isExtendedResource = (name: string) =>
-  !isNativeResource(name) &&
-  !name.startsWith('requests.') &&
-  qualifiedNameViolations([], `requests.${name}`).length === 0;
-const isIntegerResource = (name: string) => INTEGER_RESOURCES.has(name) || isExtendedResource(name);
 /** Resources that may be requested below their limit (IsOvercommitAllowed). */
-const overcommits = (name: string) => isNativeResource(name) && !isHugePages(name);
+const overcommits = (name: string) => isNativeResourceName(name) && !isHugePageResourceName(name);
 
 /** validateResourceName: a qualified name, and a standard resource unless it has a prefix. */
 function resourceNameViolations(at: At, name: string): KubeViolation[] {
   const errors = qualifiedNameViolations(at, name);
   if (errors.length > 0) return errors;
-  if (!name.includes('/') && !isStandardResource(name))
+  if (!name.includes('/') && !isStandardResourceName(name))
     return [invalid(at, name, 'must be a standard resource type or fully qualified')];
   return [];
 }
@@ -102,9 +68,9 @@ function resourceNameViolations(at: At, name: string): KubeViolation[] {
 export function containerResourceNameViolations(at: At, name: string): KubeViolation[] {
   const errors = resourceNameViolations(at, name);
   if (!name.includes('/')) {
-    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name))
+    if (!isStandardContainerResourceName(name))
       errors.push(invalid(at, name, 'must be a standard resource for containers'));
-  } else if (!isNativeResource(name) && !isExtendedResource(name))
+  } else if (!isNativeResourceName(name) && !isExtendedResourceName(name))
     errors.push(invalid(at, name, "doesn't follow extended resource name standard"));
   return errors;
 }
@@ -114,7 +80,7 @@ function quantityValueViolations(at: At, name: string, q: Quantity): KubeViolati
   const errors: KubeViolation[] = [];
   const text = formatQuantity(q);
   if (q.mantissa < 0n) errors.push(invalid(at, text, 'must be greater than or equal to 0'));
-  if (isIntegerResource(name) && nanoValue(roundUp(q, -3)) % 1_000_000_000n !== 0n)
+  if (isIntegerResourceName(name) && nanoValue(roundUp(q, -3)) % 1_000_000_000n !== 0n)
     errors.push(invalid(at, text, 'must be an integer', text));
   return errors;
 }
@@ -444,7 +410,7 @@ export function resourceQuotaViolations(quota: Json): KubeViolation[] {
   for (const [name, value] of hard) {
     const at = keyed(['spec', 'hard'], name);
     errors.push(...resourceNameViolations(at, name));
-    if (!name.includes('/') && !STANDARD_QUOTA_RESOURCES.has(name) && !isQuotaHugePages(name))
+    if (!name.includes('/') && !isStandardQuotaResourceName(name))
       errors.push(invalid(at, name, 'must be a standard resource for quota'));
     const q = listQuantity(value);
     if (q) errors.push(...quantityValueViolations(at, name, q));
@@ -453,7 +419,7 @@ export function resourceQuotaViolations(quota: Json): KubeViolation[] {
   const standardHard = hard
     .map(([name]) => name)
     .sort()
-    .filter((name) => STANDARD_QUOTA_RESOURCES.has(name) || isQuotaHugePages(name));
+    .filter(isStandardQuotaResourceName);
   const scopes = list(spec.scopes).filter((s): s is string => typeof s === 'string');
   const scopesShown = goStringSlice('core.ResourceQuotaScope', spec.scopes);
   if (scopes.length > 0) {

@@ -11,6 +11,11 @@ import {
   parseQuantity,
   type Quantity,
 } from '../../quantities/canonicalQuantity.ts';
+import {
+  isIntegerResourceName,
+  isStandardQuotaResourceName,
+  isStandardResourceName,
+} from '../../kubeValidation/resourceNames.ts';
 import { isDNS1123Label } from './kubernetesNames.ts';
 import { isPlainObject, preview, type SchemaIssue } from './validateAgainstSchema.ts';
 
@@ -24,51 +29,6 @@ const CRD_QUANTITY =
 const NAME_MAX_LENGTH = 63;
 /** ValidateClusterName: karmada-es-<name> must fit in 63. */
 const CLUSTER_NAME_MAX_LENGTH = 48;
-
-/** IsStandardQuotaResourceName (lifted from Kubernetes), hugepages apart. */
-const STANDARD_QUOTA_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.storage',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'persistentvolumeclaims',
-  'configmaps',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-/** IsStandardResourceName: the quota's names but requests.storage's twin `storage`. */
-const STANDARD_RESOURCES = new Set([...STANDARD_QUOTA_RESOURCES, 'storage']);
-/** IsIntegerResourceName's fixed names; extended resources are counted in whole units too. */
-const INTEGER_RESOURCES = new Set([
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-
-const isHugePages = (name: string) => name.startsWith('hugepages-') || name.startsWith('requests.hugepages-');
-
-/** IsExtendedResourceName: a prefixed name outside kubernetes.io/, not `requests.`, still qualified once prefixed so. */
-function isExtendedResourceName(name: string): boolean {
-  const native = !name.includes('/') || name.includes('kubernetes.io/');
-  return !native && !name.startsWith('requests.') && qualifiedNameProblems(`requests.${name}`).length === 0;
-}
 
 /** What Karmada's webhook and CRD refuse in a FederatedResourceQuota; the order is the webhook's, the CRD's first. */
 export function validateFederatedResourceQuota(value: Obj): SchemaIssue[] {
@@ -224,19 +184,13 @@ function resourceList(value: unknown, path: Path, issues: SchemaIssue[]): Map<st
   return out;
 }
 
-/** ValidateResourceQuantityValue's integer rule: MilliValue()%1000, milli rounded up as Quantity does. */
-function isIntegerResourceName(name: string): boolean {
-  return INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
-}
-
 /** ValidateResourceQuotaResourceName: a qualified name; unprefixed, a standard one that quota tracks. */
 function quotaResourceNameProblems(name: string): string[] {
   const qualified = qualifiedNameProblems(name);
   if (qualified.length > 0) return qualified;
   if (name.includes('/')) return [];
-  if (!STANDARD_RESOURCES.has(name) && !isHugePages(name))
-    return ['must be a standard resource type or fully qualified'];
-  if (!STANDARD_QUOTA_RESOURCES.has(name) && !isHugePages(name)) return ['must be a standard resource for quota'];
+  if (!isStandardResourceName(name)) return ['must be a standard resource type or fully qualified'];
+  if (!isStandardQuotaResourceName(name)) return ['must be a standard resource for quota'];
   return [];
 }
 
