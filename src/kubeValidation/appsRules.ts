@@ -12,6 +12,7 @@ import {
   list,
   notSupported,
   required,
+  type Json,
 } from './fieldViolations.ts';
 import { podSpecViolations } from './podSpecRules.ts';
 
@@ -19,9 +20,6 @@ import { podSpecViolations } from './podSpecRules.ts';
 // ValidateReplicaSetSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec and the strategy rules they call), with the
 // pod template's spec (podSpecRules.ts). Pure, shared by the member emulator and `flotilla validate`; a field the API
 // server defaults is read as its default when unset (see podSpecRules.ts).
-
-// biome-ignore lint/suspicious/noExplicitAny: an API object of any shape, as the API server decodes it; each rule reads the fields it checks
-type Json = any;
 
 /** ValidateDeploymentSpec, its unset strategy and progressDeadlineSeconds read as defaulted. */
 export function deploymentViolations(deployment: Json): KubeViolation[] {

@@ -14,6 +14,7 @@ import {
   notSupported,
   qualifiedNameViolations,
   required,
+  type Json,
 } from './fieldViolations.ts';
 
 // Where a pod may run, as kube-apiserver 1.32 validates it in a pod spec (pkg/apis/core/validation: validateAffinity,
@@ -21,8 +22,6 @@ import {
 // field other than the one at fault (a toleration's value reported at its operator), the violation is located at the
 // field at fault and keeps the API server's name.
 
-// biome-ignore lint/suspicious/noExplicitAny: an API object of any shape, as the API server decodes it
-type Json = any;
 type Path = (string | number)[];
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];

@@ -19,6 +19,7 @@ import {
   portNumOrNameViolations,
   qualifiedNameViolations,
   required,
+  type Json,
 } from './fieldViolations.ts';
 import { ipViolations } from './ipAddresses.ts';
 import { affinityViolations, tolerationViolations, topologySpreadViolations } from './podPlacementRules.ts';
@@ -37,8 +38,6 @@ import { VOLUME_SOURCES } from './volumeSources.ts';
 // server validates defaulted objects; a field these rules read that it defaults is read as its default when unset, so
 // a template from Git validates as it would be stored without the cost of copying and defaulting it on every render.
 
-// biome-ignore lint/suspicious/noExplicitAny: an API object of any shape, as the API server decodes it; each rule reads the fields it checks
-type Json = any;
 type Path = (string | number)[];
 
 const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];

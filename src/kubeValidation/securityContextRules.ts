@@ -11,6 +11,7 @@ import {
   notSupported,
   required,
   tooLong,
+  type Json,
 } from './fieldViolations.ts';
 
 // What kube-apiserver 1.32 refuses in a pod's and its containers' security settings (pkg/apis/core/validation:
@@ -22,8 +23,6 @@ import {
 // supplementalGroupsPolicy and seLinuxChangePolicy. kube-apiserver runs under Karmada with --allow-privileged=true, so
 // privileged containers pass.
 
-// biome-ignore lint/suspicious/noExplicitAny: an API object of any shape, as the API server decodes it
-type Json = any;
 type Path = (string | number)[];
 
 const MAX_ID = 2147483647;
