@@ -9,9 +9,7 @@ import {
   type MultiClusterService,
 } from '../api/multiClusterService.ts';
 import { endpointsPath, type ExportedService } from '../branches/status/exportedEndpoints.ts';
-import { refKey } from '../api/kinds.ts';
-import { permanentId } from '../names/bindingName.ts';
-import { workName } from '../names/workName.ts';
+import { controllerWorkMetadata } from './controllerWorkMetadata.ts';
 import {
   DISPATCHED_SLICE_MANAGER,
   ENDPOINT_SLICE_MANAGED_BY_LABEL,
@@ -21,8 +19,6 @@ import {
 
 /** util.EndpointSliceProvisionClusterAnnotation: the provider a dispatched slice came from. */
 export const PROVISION_CLUSTER_ANNOTATION = 'endpointslice.karmada.io/provision-cluster';
-/** Every object a Work puts on a member carries it; the applier prunes only objects that do. */
-const MANAGED = 'karmada.io/managed';
 
 /**
  * The registered clusters, each with what the status branch knows of it (undefined: nothing yet, so Ready with every
@@ -182,11 +178,9 @@ export function dispatchEndpointSlices(
 
 /**
  * The labels and annotations of a dispatched slice as its Work carries it: the dispatch controller's (the Service's
- * name, itself as manager, the provider), then ctrlutil.CreateOrUpdateWork's (the managed label, the slice's UID, which
- * the slice it rebuilt has not, the Work's name and namespace) and the Work webhook's permanent id, with the keys both
- * record (SetLabelsAndAnnotationsForWorkload). The Work is named after the provider's collected slice (the collect
- * controller's Work, whose name the dispatch controller reuses) in the consumer's execution namespace. No conflict
- * resolution: the Work has none.
+ * name, itself as manager, the provider), then ctrlutil.CreateOrUpdateWork's with the slice's UID, which the slice it
+ * rebuilt has not. The Work is named after the provider's collected slice (the collect controller's Work, whose name
+ * the dispatch controller reuses) in the consumer's execution namespace. No binding, so no conflict resolution.
  */
 function dispatchedWorkMetadata(
   consumer: string,
@@ -196,29 +190,16 @@ function dispatchedWorkMetadata(
   name: string,
   namespace: string,
 ): { labels: Record<string, string>; annotations: Record<string, string> } {
-  const ref = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', namespace, name };
-  const labels = {
-    [SERVICE_NAME_LABEL]: service,
-    [ENDPOINT_SLICE_MANAGED_BY_LABEL]: DISPATCHED_SLICE_MANAGER,
-    [MANAGED]: 'true',
-    [WORK_PERMANENT_ID_LABEL]: permanentId(`work/${consumer}/${refKey(ref)}`),
-  };
-  const annotations: Record<string, string> = {
-    [PROVISION_CLUSTER_ANNOTATION]: provider,
-    'resourcetemplate.karmada.io/uid': '',
-    'work.karmada.io/name': workName('EndpointSlice', collected, namespace),
-    'work.karmada.io/namespace': `karmada-es-${consumer}`,
-  };
-  annotations[MANAGED_ANNOTATIONS] = [MANAGED_ANNOTATIONS, MANAGED_LABELS, ...Object.keys(annotations)]
-    .sort()
-    .join(',');
-  annotations[MANAGED_LABELS] = Object.keys(labels).sort().join(',');
-  return { labels, annotations };
+  return controllerWorkMetadata(
+    consumer,
+    { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', namespace, name },
+    {
+      labels: { [SERVICE_NAME_LABEL]: service, [ENDPOINT_SLICE_MANAGED_BY_LABEL]: DISPATCHED_SLICE_MANAGER },
+      annotations: { [PROVISION_CLUSTER_ANNOTATION]: provider },
+    },
+    { uid: '', workOf: { kind: 'EndpointSlice', name: collected } },
+  );
 }
-
-const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
-const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
-const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
 
 function namedOrAll(selectors: readonly { name?: unknown }[] | undefined, registered: Iterable<string>): string[] {
   const named = (selectors ?? []).map((s) => s?.name).filter((n): n is string => typeof n === 'string' && n !== '');
