@@ -13,7 +13,13 @@ import type { SourceState } from './checkPruneSafety.ts';
 import { readDeletingCommits } from './readDeletingCommits.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
-import { clusterFolder, manifestPath, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
+import {
+  bindingPath,
+  clusterFolder,
+  manifestPath,
+  parseReleasedFile,
+  RELEASED_PATH,
+} from '../branches/rendered/outputPaths.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { applyClusterFolder, type ClusterApplyReport } from './applyClusterFolder.ts';
@@ -30,6 +36,7 @@ import {
   type ExportedService,
 } from '../branches/status/exportedEndpoints.ts';
 import { deriveImportedServices, SERVICE_IMPORT_KIND } from '../interpreters/deriveImportedServices.ts';
+import type { AttachedBindingOf } from '../interpreters/controllerWorkMetadata.ts';
 import {
   dispatchEndpointSlices,
   skippedProviderNotes,
@@ -287,6 +294,7 @@ async function addImportedServices(
     return;
   }
   let exportedByServiceExport: Map<string, ExportedService[]> | undefined;
+  const importBindings = await readImportBindings(repo, renderedTree, importing);
   for (const [name, f] of folders) {
     if (f instanceof Error || !importing.includes(f)) continue;
     // A Service derived-<name> that Git itself places here (the ServiceImport's dependency) is Git's to apply.
@@ -296,8 +304,10 @@ async function addImportedServices(
     for (const d of [
       ...(imports
         ? deriveImportedServices(
+            name,
             f.manifests,
             (exportedByServiceExport ??= await viaServiceExport(repo, renderedTree, exported)),
+            importBindings,
           )
         : []),
       ...dispatchEndpointSlices(name, mcs.services, mcs.registered, exported),
@@ -305,6 +315,46 @@ async function addImportedServices(
       if (!present.has(identityOf(d.manifest))) f.manifests.set(d.path, d.manifest);
     for (const { mcs: service } of mcs.services) f.notes.push(...skippedProviderNotes(name, service, mcs.registered));
   }
+}
+
+/**
+ * The conflict resolution of each ServiceImport's binding on the rendered branch, by the ServiceImport's path in its
+ * folder: what the attached bindings of its derived Service and imported slices copy (buildAttachedBinding). A binding
+ * missing or unreadable gives none, which reads as Abort: the applier then takes over nothing it did not create.
+ */
+async function readImportBindings(
+  repo: GitRepo,
+  renderedTree: string,
+  folders: readonly ClusterFolder[],
+): Promise<Map<string, AttachedBindingOf>> {
+  const bindingOf = new Map<string, string>();
+  for (const f of folders)
+    for (const [path, m] of f.manifests) {
+      if (!isServiceImport(m)) continue;
+      const meta = (m as { metadata?: { name?: unknown; namespace?: unknown } }).metadata;
+      if (typeof meta?.name !== 'string') continue;
+      const namespace = typeof meta.namespace === 'string' ? meta.namespace : 'default';
+      bindingOf.set(
+        path,
+        bindingPath({ apiVersion: SERVICE_EXPORT_API_VERSION, kind: SERVICE_IMPORT_KIND, namespace, name: meta.name }),
+      );
+    }
+  if (bindingOf.size === 0) return new Map();
+  const texts = await readTextFiles(repo, renderedTree, [...new Set(bindingOf.values())]);
+  const out = new Map<string, AttachedBindingOf>();
+  for (const [path, bindingFile] of bindingOf) {
+    const text = texts.get(bindingFile);
+    let conflictResolution: unknown;
+    try {
+      conflictResolution = text
+        ? (parseYamlValue(text) as { spec?: { conflictResolution?: unknown } } | null)?.spec?.conflictResolution
+        : undefined;
+    } catch {
+      conflictResolution = undefined;
+    }
+    out.set(path, { conflictResolution: typeof conflictResolution === 'string' ? conflictResolution : undefined });
+  }
+  return out;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type ExportedService,
 } from '../branches/status/exportedEndpoints.ts';
 import { derivedServiceName, importedEndpointSliceName } from '../names/serviceImportNames.ts';
+import { controllerWorkMetadata, type AttachedBindingOf } from './controllerWorkMetadata.ts';
 
 export const SERVICE_IMPORT_KIND = 'ServiceImport';
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -16,9 +17,6 @@ export const ENDPOINT_SLICE_MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/mana
 export const IMPORTED_SLICE_MANAGER = 'endpointslice-controller.karmada.io';
 /** util.EndpointSliceDispatchControllerLabelValue: slices a MultiClusterService dispatched. */
 export const DISPATCHED_SLICE_MANAGER = 'endpointslice-dispatch-controller.karmada.io';
-
-/** Every object a Work puts on a member carries it (renderWorkManifest.ts); the applier prunes only objects that do. */
-const MANAGED = 'karmada.io/managed';
 
 /** One object derived for an importing member, with the status-branch origin it is reported under. */
 export interface DerivedObject {
@@ -37,14 +35,19 @@ export function isManagedByKarmada(labels: Record<string, string> | undefined): 
 }
 
 /**
- * For every ServiceImport among `manifests`: the Service `derived-<name>` (ClusterIP, the import's ports; only for
- * type ClusterSetIP, as the service-import controller skips the others) and, for every cluster that exports a
- * Service of that namespace and name, each of its slices as `imported-<cluster>-<slice>` labelled with the derived
- * Service's name and Karmada's endpointslice controller as manager. Sorted by path, then name: stable output.
+ * For every ServiceImport among `manifests` (the folder of `cluster`): the Service `derived-<name>` (ClusterIP, the
+ * import's ports; only for type ClusterSetIP, as the service-import controller skips the others) and, for every
+ * cluster that exports a Service of that namespace and name, each of its slices as `imported-<cluster>-<slice>`
+ * labelled with the derived Service's name and Karmada's endpointslice controller as manager. Each reaches the member
+ * as Karmada's dependency of the ServiceImport: through its own attached binding, which takes its conflict resolution
+ * from the ServiceImport's binding (`bindings`, by the ServiceImport's path; none read as Abort), and its own Work
+ * (controllerWorkMetadata). Sorted by path, then name: stable output.
  */
 export function deriveImportedServices(
+  cluster: string,
   manifests: ReadonlyMap<string, unknown>,
   exported: ReadonlyMap<string, readonly ExportedService[]>,
+  bindings: ReadonlyMap<string, AttachedBindingOf> = new Map(),
 ): DerivedObject[] {
   const out: DerivedObject[] = [];
   const imports = [...manifests].filter(([, m]) => isServiceImport(m)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -53,6 +56,7 @@ export function deriveImportedServices(
     const name = imp.metadata.name;
     const namespace = imp.metadata.namespace ?? 'default';
     const derived = derivedServiceName(name);
+    const binding = bindings.get(path) ?? { conflictResolution: undefined };
     // The service-import controller skips any type but ClusterSetIP, none included (its CRD requires one).
     if (imp.spec?.type === 'ClusterSetIP') {
       out.push({
@@ -60,30 +64,45 @@ export function deriveImportedServices(
         manifest: {
           apiVersion: 'v1',
           kind: 'Service',
-          metadata: { name: derived, namespace, labels: { [MANAGED]: 'true' } },
+          metadata: {
+            name: derived,
+            namespace,
+            ...controllerWorkMetadata(
+              cluster,
+              { apiVersion: 'v1', kind: 'Service', namespace, name: derived },
+              { labels: {}, annotations: {} },
+              { binding },
+            ),
+          },
           spec: { type: 'ClusterIP', ports: servicePorts(imp.spec?.ports) },
         },
       });
     }
-    for (const cluster of [...exported.keys()].sort()) {
-      const service = exported.get(cluster)!.find((s) => s.namespace === namespace && s.name === name);
+    for (const exporter of [...exported.keys()].sort()) {
+      const service = exported.get(exporter)!.find((s) => s.namespace === namespace && s.name === name);
       for (const slice of [...(service?.endpointSlices ?? [])].sort((a, b) =>
         a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
       )) {
-        const sliceName = importedEndpointSliceName(slice.name, cluster);
+        const sliceName = importedEndpointSliceName(slice.name, exporter);
         out.push({
-          path: `${endpointsPath(cluster)}#${namespace}/${sliceName}`,
+          path: `${endpointsPath(exporter)}#${namespace}/${sliceName}`,
           manifest: {
             apiVersion: 'discovery.k8s.io/v1',
             kind: 'EndpointSlice',
             metadata: {
               name: sliceName,
               namespace,
-              labels: {
-                [SERVICE_NAME_LABEL]: derived,
-                [ENDPOINT_SLICE_MANAGED_BY_LABEL]: IMPORTED_SLICE_MANAGER,
-                [MANAGED]: 'true',
-              },
+              // The endpointslice controller's own work.karmada.io keys (of the exporter's collect Work) give way to
+              // the importer's Work's.
+              ...controllerWorkMetadata(
+                cluster,
+                { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', namespace, name: sliceName },
+                {
+                  labels: { [SERVICE_NAME_LABEL]: derived, [ENDPOINT_SLICE_MANAGED_BY_LABEL]: IMPORTED_SLICE_MANAGER },
+                  annotations: {},
+                },
+                { binding },
+              ),
             },
             addressType: slice.addressType,
             endpoints: slice.endpoints,

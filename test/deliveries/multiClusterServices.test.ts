@@ -14,7 +14,9 @@ import { readTextFiles } from '../../src/commits/readPathOids.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { startMemberFleet, waitFor, type MemberFleet } from './helpers/e2e.ts';
-import { crossClusterService, mcsFiles as files } from './helpers/mcsFixtures.ts';
+import { crossClusterService, mcsFiles as files, POLICIES } from './helpers/mcsFixtures.ts';
+import { permanentId } from '../../src/names/bindingName.ts';
+import { workName } from '../../src/names/workName.ts';
 
 let fleet: MemberFleet;
 
@@ -96,6 +98,32 @@ const awaitImported = (count: number) =>
     200,
   );
 
+interface Meta {
+  name: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+/** What member2's object carries from its attached binding and Work (binding/common.go ensureWork, CreateOrUpdateWork). */
+const assertWorkMetadata = (
+  meta: Meta,
+  ref: { apiVersion: string; kind: string; name: string },
+  conflictResolution: string,
+) => {
+  const key = `${ref.apiVersion}/${ref.kind}/default/${ref.name}`;
+  assert.is(meta.labels['karmada.io/managed'], 'true');
+  assert.is(meta.labels['resourcebinding.karmada.io/permanent-id'], permanentId(`binding/${key}`));
+  assert.is(meta.labels['work.karmada.io/permanent-id'], permanentId(`work/member2/${key}`));
+  assert.is(meta.annotations['resourcebinding.karmada.io/namespace'], 'default');
+  assert.is(meta.annotations['resourcebinding.karmada.io/name'], `${ref.name}-${ref.kind.toLowerCase()}`);
+  assert.is(meta.annotations['work.karmada.io/name'], workName(ref.kind, ref.name, 'default'));
+  assert.is(meta.annotations['work.karmada.io/namespace'], 'karmada-es-member2');
+  assert.is(meta.annotations['work.karmada.io/conflict-resolution'], conflictResolution);
+  assert.is(
+    meta.annotations['resourcetemplate.karmada.io/managed-annotations'],
+    'resourcebinding.karmada.io/name,resourcebinding.karmada.io/namespace,resourcetemplate.karmada.io/managed-annotations,resourcetemplate.karmada.io/managed-labels,work.karmada.io/conflict-resolution,work.karmada.io/name,work.karmada.io/namespace',
+  );
+};
+
 test.before(async () => {
   fleet = await startMemberFleet(
     ['member1', 'member2'],
@@ -125,8 +153,21 @@ test("an importing member gets derived-<name> and imported-<cluster>-<slice> sli
     [8080],
   );
   const svc = JSON.parse(await k('member2', 'get', 'service', 'derived-web', '-n', 'default', '-o', 'json')) as {
+    metadata: Meta;
     spec: { type: string; clusterIP?: string; ports: { port: number }[] };
   };
+  // Both reach member2 as Karmada's dependencies of the ServiceImport: each through its attached binding and Work.
+  assertWorkMetadata(svc.metadata, { apiVersion: 'v1', kind: 'Service', name: 'derived-web' }, 'abort');
+  const slice = slices[0] as Slice & { metadata: Meta };
+  assertWorkMetadata(
+    slice.metadata,
+    { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', name: slice.metadata.name },
+    'abort',
+  );
+  assert.is(
+    slice.metadata.annotations['resourcetemplate.karmada.io/managed-labels'],
+    'endpointslice.kubernetes.io/managed-by,karmada.io/managed,kubernetes.io/service-name,resourcebinding.karmada.io/permanent-id,work.karmada.io/permanent-id',
+  );
   assert.is(svc.spec.type, 'ClusterIP');
   assert.ok(svc.spec.clusterIP, 'the member allocated a cluster IP');
   assert.equal(
@@ -237,6 +278,29 @@ test('deleting the ServiceImport prunes its derived Service and imported slices 
   assert.is((await importedSlices()).length, 0);
   const gone = await fleet.kubectl(['--context', 'member2', 'get', 'service', 'derived-web', '-n', 'default']);
   assert.match(gone.stderr, /NotFound/);
+});
+
+test("an importer whose policy says conflictResolution Overwrite takes over a derived-<name> Service member2 already had, as the ServiceImport's binding passes it to the Service's attached binding", async () => {
+  await k('member2', 'create', 'service', 'clusterip', 'derived-web', '-n', 'default', '--tcp=9999:9999');
+  const overwrite = POLICIES.replace(
+    'placement: {clusterAffinity: {clusterNames: [member2]}}',
+    'placement: {clusterAffinity: {clusterNames: [member2]}}\n  conflictResolution: Overwrite',
+  );
+  assert.ok(overwrite !== POLICIES, "the importer policy is the fixture's");
+  fleet.config.commit(
+    { ...files(3), 'policies/mcs.yaml': overwrite } as Record<string, string>,
+    'import web, overwriting',
+  );
+  await full();
+  const svc = JSON.parse(await k('member2', 'get', 'service', 'derived-web', '-n', 'default', '-o', 'json')) as {
+    metadata: Meta;
+    spec: { ports: { port: number }[] };
+  };
+  assertWorkMetadata(svc.metadata, { apiVersion: 'v1', kind: 'Service', name: 'derived-web' }, 'overwrite');
+  assert.equal(
+    svc.spec.ports.map((p) => p.port),
+    [80],
+  );
 });
 
 test.run();
