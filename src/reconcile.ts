@@ -39,7 +39,7 @@ import {
   readCronAutoscalers,
   readSyncedReplicas,
 } from './branches/status/autoscalerDecisions.ts';
-import { decideReplicasSyncs } from './statuses/syncDeploymentReplicas.ts';
+import { planReplicasSyncs, type ReplicasSyncPlan } from './statuses/syncDeploymentReplicas.ts';
 import {
   decideFederatedHpas,
   newAutoscalerMemory,
@@ -201,15 +201,15 @@ export async function reconcileOnce(t: ReconcileTarget): Promise<ReconcileResult
     }),
   );
   const config = await readClusterConfig(t.repo, t.outputRef, t.renderLimits);
-  const autoscalers = delivery?.sourceCommit
+  const decisions = delivery?.sourceCommit
     ? await autoscale(t, clusters, reports, delivery.renderedCommit, delivery.sourceCommit)
-    : undefined;
+    : {};
   const multiClusterServices = delivery ? await multiClusterServiceStatus(t, delivery.renderedCommit) : undefined;
   const written = await writeStatus({
     repo: t.repo,
     reports,
     ...(t.replica ? { replica: t.replica } : {}),
-    ...(autoscalers ? { autoscalers } : {}),
+    ...decisions,
     ...(multiClusterServices ? { multiClusterServices } : {}),
     ...(t.statusRef ? { statusRef: t.statusRef } : {}),
     ...(interpreters ? { interpreters } : {}),
@@ -325,14 +325,14 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
     }),
   );
   const config = await readClusterConfig(t.repo, t.outputRef, t.renderLimits);
-  const autoscalers =
-    renderedCommit && sourceCommit ? await autoscale(t, clusters, reports, renderedCommit, sourceCommit) : undefined;
+  const decisions =
+    renderedCommit && sourceCommit ? await autoscale(t, clusters, reports, renderedCommit, sourceCommit) : {};
   const multiClusterServices = renderedCommit ? await multiClusterServiceStatus(t, renderedCommit) : undefined;
   const written = await writeStatus({
     repo: t.repo,
     reports,
     ...(t.replica ? { replica: t.replica } : {}),
-    ...(autoscalers ? { autoscalers } : {}),
+    ...decisions,
     ...(multiClusterServices ? { multiClusterServices } : {}),
     statusRef,
     ...(interpreters ? { interpreters } : {}),
@@ -351,9 +351,17 @@ export async function reconcileStatusOnce(t: StatusPassTarget): Promise<StatusPa
 /** Each repository's FederatedHPA memory (last evaluations, recommendations), kept across passes as Karmada keeps it. */
 const autoscalerMemories = new WeakMap<GitRepo, AutoscalerMemory>();
 
+/** What this pass decides beside its status: none when this process does not decide (not the leader). */
+interface Decisions {
+  /** FederatedHPA and CronFederatedHPA decisions, and synced records to delete; absent when none changed. */
+  autoscalers?: AutoscalerEdits;
+  /** The replicas syncer's Deployments, decided on the status commit's own files (writeStatus). */
+  replicasSync?: ReplicasSyncPlan;
+}
+
 /**
- * The FederatedHPA decisions of this pass, from the members just probed; undefined when there is nothing to decide
- * or it failed (logged: a metrics read never fails the pass, the last decision stays).
+ * The FederatedHPA decisions of this pass, from the members just probed, and the replicas syncer's plan; nothing
+ * when there is nothing to decide or it failed (logged: a metrics read never fails the pass, the last decision stays).
  */
 async function autoscale(
   t: Pick<ReconcileTarget, 'repo' | 'statusRef' | 'log' | 'now' | 'autoscalerOptions' | 'autoscaling' | 'renderLimits'>,
@@ -361,12 +369,12 @@ async function autoscale(
   reports: readonly ClusterReport[],
   renderedCommit: string,
   sourceCommit: string,
-): Promise<AutoscalerEdits | undefined> {
+): Promise<Decisions> {
   let memory = autoscalerMemories.get(t.repo);
   if (!memory) autoscalerMemories.set(t.repo, (memory = newAutoscalerMemory()));
   try {
     const chosen = t.autoscaling ? await t.autoscaling() : undefined;
-    if (chosen === null) return undefined;
+    if (chosen === null) return {};
     const clusters = chosen?.clusters ?? passClusters;
     const statusHead = await readRef(t.repo, t.statusRef ?? DEFAULT_STATUS_REF);
     const ready =
@@ -391,23 +399,23 @@ async function autoscale(
       ...(t.autoscalerOptions ? { options: t.autoscalerOptions } : {}),
       ...(t.renderLimits ? { limits: t.renderLimits } : {}),
     });
-    // Karmada's replicas syncer runs beside the FederatedHPA controller: its counts are status commits alike.
-    if (memory.source) {
-      const synced = await decideReplicasSyncs({
-        repo: t.repo,
-        renderedCommit,
-        statusCommit: statusHead ?? null,
-        templates: memory.source.templates,
-        existing: await readSyncedReplicas(t.repo, statusHead ?? null),
-        now: (t.now ?? (() => new Date()))(),
-      });
-      for (const [path, text] of synced.edits) edits.edits.set(path, text);
-      edits.lines.push(...synced.lines);
-    }
-    return edits.edits.size > 0 ? edits : undefined;
+    // Karmada's replicas syncer runs beside the FederatedHPA controller: its counts are status commits alike, but
+    // decided on the template status this pass commits (Karmada's syncer runs on that status update), not the last.
+    const replicasSync = memory.source
+      ? await planReplicasSyncs({
+          repo: t.repo,
+          renderedCommit,
+          templates: memory.source.templates,
+          existing: await readSyncedReplicas(t.repo, statusHead ?? null),
+        })
+      : undefined;
+    return {
+      ...(edits.edits.size > 0 ? { autoscalers: edits } : {}),
+      ...(replicasSync ? { replicasSync } : {}),
+    };
   } catch (err) {
     t.log({ step: 'autoscale', error: err instanceof Error ? err.message : String(err) });
-    return undefined;
+    return {};
   }
 }
 

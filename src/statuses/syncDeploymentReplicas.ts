@@ -10,6 +10,7 @@ import { bindingPath } from '../branches/rendered/outputPaths.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { templateStatusPath, type TemplateStatusFile } from '../branches/status/statusFiles.ts';
 import {
+  parseSyncedReplicas,
   serializeSyncedReplicas,
   syncedReplicasPath,
   type SyncedReplicasFile,
@@ -86,28 +87,45 @@ export interface SyncEdits {
   lines: string[];
 }
 
+/** One Deployment HPAs on the members scale, with what the decision needs from Git. */
+export interface ScaledDeployment {
+  ref: ObjectRef;
+  gitReplicas: number | undefined;
+  binding: ResourceBinding;
+}
+
 /**
- * The synced counts to commit this pass for the source's Deployments that HPAs on the members scale: from the
- * rendered commit's bindings and the status branch's aggregated status. A record whose Deployment left the source
- * goes; one whose Deployment stops being scaled stays, as the count Karmada wrote stays in the template.
+ * What the replicas syncer reads from Git before a status commit: the source's Deployments that HPAs on the members
+ * scale, each with its rendered binding, and the records whose Deployment left the source. The decision itself waits
+ * for the status files that commit writes (replicasSyncEdits), as Karmada's syncer runs on the template's status
+ * update: deciding from the branch as it was would follow the members one status pass late.
  */
-export async function decideReplicasSyncs(input: {
+export interface ReplicasSyncPlan {
+  scaled: ScaledDeployment[];
+  /** syncedreplicas/ records to delete: their Deployment is gone. */
+  gone: SyncEdits;
+}
+
+/**
+ * The plan for the source's Deployments, from the rendered commit's bindings. A record whose Deployment left the
+ * source goes; one whose Deployment stops being scaled stays, as the count Karmada wrote stays in the template.
+ */
+export async function planReplicasSyncs(input: {
   repo: GitRepo;
   renderedCommit: string;
-  statusCommit: string | null;
   templates: ReadonlyMap<string, Template>;
   existing: ReadonlyMap<string, SyncedReplicasFile>;
-  now: Date;
-}): Promise<SyncEdits> {
-  const out: SyncEdits = { edits: new Map(), lines: [] };
+}): Promise<ReplicasSyncPlan> {
+  const gone: SyncEdits = { edits: new Map(), lines: [] };
+  const plan: ReplicasSyncPlan = { scaled: [], gone };
   const deployments = [...input.templates.values()].filter(
     (t) => t.ref.apiVersion === 'apps/v1' && t.ref.kind === 'Deployment',
   );
   const wanted = new Set(deployments.map((t) => syncedReplicasPath(t.ref.namespace, t.ref.name)));
   for (const path of input.existing.keys())
     if (!wanted.has(path)) {
-      out.edits.set(path, null);
-      out.lines.push(`${path}: its Deployment is gone`);
+      gone.edits.set(path, null);
+      gone.lines.push(`${path}: its Deployment is gone`);
     }
   // Only a Deployment an HPA in the source names (or labelled by hand) can be marked: the index is read for those
   // alone, so a status pass over a large repository reads a few shards, not all of them.
@@ -122,7 +140,7 @@ export async function decideReplicasSyncs(input: {
     (t) =>
       t.labels[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE || targeted.has(`${t.ref.namespace}/${t.ref.name}`),
   );
-  if (candidates.length === 0) return out;
+  if (candidates.length === 0) return plan;
   const renderedTree = (await readCommitInfo(input.repo, input.renderedCommit)).tree;
   const index = await openOutputIndex(input.repo, renderedTree);
   await index?.load({ templates: candidates.map((t) => refKey(t.ref)) });
@@ -131,37 +149,59 @@ export async function decideReplicasSyncs(input: {
       t.labels[RETAIN_REPLICAS_LABEL] === RETAIN_REPLICAS_VALUE ||
       (index?.template(refKey(t.ref))?.scaledBy ?? []).length > 0,
   );
-  if (scaled.length === 0 || !input.statusCommit) return out;
+  if (scaled.length === 0) return plan;
   const bindings = await readTextFiles(
     input.repo,
     renderedTree,
     scaled.map((t) => bindingPath(t.ref)),
   );
-  const statuses = await readTextFiles(
-    input.repo,
-    (await readCommitInfo(input.repo, input.statusCommit)).tree,
-    scaled.map((t) => templateStatusPath(t.ref)),
-  );
   for (const t of scaled) {
     const bindingText = bindings.get(bindingPath(t.ref));
     if (!bindingText) continue;
-    const statusText = statuses.get(templateStatusPath(t.ref));
-    const path = syncedReplicasPath(t.ref.namespace, t.ref.name);
     const inGit = (t.manifest.spec as { replicas?: unknown } | undefined)?.replicas;
-    const outcome = decideReplicasSync({
+    plan.scaled.push({
+      ref: t.ref,
       gitReplicas: typeof inGit === 'number' ? inGit : undefined,
       binding: parseYamlValue(bindingText) as ResourceBinding,
-      status: statusText ? (parseYamlValue(statusText) as TemplateStatusFile) : undefined,
-      ref: t.ref,
-      now: input.now,
+    });
+  }
+  return plan;
+}
+
+/** The status branch files the decision reads or deletes: each scaled Deployment's template status and record. */
+export function replicasSyncPaths(plan: ReplicasSyncPlan): string[] {
+  return [
+    ...plan.gone.edits.keys(),
+    ...plan.scaled.flatMap((d) => [templateStatusPath(d.ref), syncedReplicasPath(d.ref.namespace, d.ref.name)]),
+  ];
+}
+
+/**
+ * The synced counts to commit, decided on `files`: the status branch's files as the status commit being made writes
+ * them (the members' status of this pass merged in), so the count follows the members in the same commit. Pure.
+ */
+export function replicasSyncEdits(
+  plan: ReplicasSyncPlan,
+  files: (path: string) => string | undefined,
+  now: Date,
+): SyncEdits {
+  const out: SyncEdits = { edits: new Map(plan.gone.edits), lines: [...plan.gone.lines] };
+  for (const d of plan.scaled) {
+    const path = syncedReplicasPath(d.ref.namespace, d.ref.name);
+    const outcome = decideReplicasSync({
+      gitReplicas: d.gitReplicas,
+      binding: d.binding,
+      status: parsedOrUndefined(files(templateStatusPath(d.ref)), (text) => parseYamlValue(text) as TemplateStatusFile),
+      ref: d.ref,
+      now,
     });
     if (!('file' in outcome)) continue;
-    const before = input.existing.get(path);
+    const before = parsedOrUndefined(files(path), parseSyncedReplicas);
     if (before && before.replicas === outcome.file.replicas && before.gitReplicas === outcome.file.gitReplicas)
       continue;
     out.edits.set(path, serializeSyncedReplicas(outcome.file));
     out.lines.push(
-      `Replicas synced for Deployment ${t.ref.namespace}/${t.ref.name}: ${outcome.file.previousReplicas} -> ${outcome.file.replicas} replicas, as the members run them (${Object.entries(
+      `Replicas synced for Deployment ${d.ref.namespace}/${d.ref.name}: ${outcome.file.previousReplicas} -> ${outcome.file.replicas} replicas, as the members run them (${Object.entries(
         outcome.file.clusters,
       )
         .map(([c, n]) => `${n} in ${c}`)
@@ -169,4 +209,17 @@ export async function decideReplicasSyncs(input: {
     );
   }
   return out;
+}
+
+/**
+ * A status branch file parsed, or undefined when absent or unreadable: the decision runs inside the status commit,
+ * which a damaged record must not stop (it waits, or the record is written afresh).
+ */
+function parsedOrUndefined<T>(text: string | undefined, parse: (text: string) => T): T | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -27,6 +27,7 @@ import { commitStatusEdits } from '../branches/status/commitStatusEdits.ts';
 import type { InterpreterSet } from '../interpreters/customizations.ts';
 import type { AutoscalerEdits } from './decideFederatedHpas.ts';
 import type { MultiClusterServiceStatusEdits } from './multiClusterServiceConditions.ts';
+import { replicasSyncEdits, replicasSyncPaths, type ReplicasSyncPlan } from './syncDeploymentReplicas.ts';
 
 export interface WriteStatusOptions {
   repo: GitRepo;
@@ -46,6 +47,11 @@ export interface WriteStatusOptions {
   clusterOptions?: ClusterFileOptions;
   /** FederatedHPA decisions to commit with this status (statuses/decideFederatedHpas.ts), each with its message line. */
   autoscalers?: AutoscalerEdits;
+  /**
+   * The replicas syncer's Deployments (syncDeploymentReplicas.ts): their counts are decided on this commit's own
+   * template status files, so a count follows the members in the status commit that brings their status in.
+   */
+  replicasSync?: ReplicasSyncPlan;
   /** CrossCluster MultiClusterServices' status conditions to commit with this status (multiClusterServiceConditions.ts). */
   multiClusterServices?: MultiClusterServiceStatusEdits;
   /** With --leader-elect: the replica writing (the `Replica` trailer), so who wrote which cluster's status is in Git. */
@@ -80,6 +86,7 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
   const autoscalerPaths = [
     ...(opts.autoscalers?.edits.keys() ?? []),
     ...(opts.multiClusterServices?.edits.keys() ?? []),
+    ...(opts.replicasSync ? replicasSyncPaths(opts.replicasSync) : []),
   ];
   const rendered = opts.renderedCommit ? await renderedTargets(opts.repo, opts.renderedCommit, reports) : undefined;
   // Every quota's status, whatever its members report: Karmada's status controller writes it on the quota's own events.
@@ -115,7 +122,16 @@ export async function writeStatus(opts: WriteStatusOptions): Promise<WriteStatus
       // Only the reconciler decides; a decision equal to what the branch holds already changes nothing.
       for (const [path, text] of [...(opts.autoscalers?.edits ?? []), ...(opts.multiClusterServices?.edits ?? [])])
         if ((existing.get(path) ?? null) !== text) edits.set(path, text);
-      return { edits, message: statusMessage(opts, [...edits.keys()]), time };
+      const synced = opts.replicasSync
+        ? replicasSyncEdits(
+            opts.replicasSync,
+            (path) => (edits.has(path) ? (edits.get(path) ?? undefined) : existing.get(path)),
+            time,
+          )
+        : undefined;
+      for (const [path, text] of synced?.edits ?? []) if ((existing.get(path) ?? null) !== text) edits.set(path, text);
+      const lines = [...(opts.autoscalers?.lines ?? []), ...(synced?.lines ?? [])];
+      return { edits, message: statusMessage(opts, [...edits.keys()], lines), time };
     },
     opts.maxAttempts,
   );
@@ -210,7 +226,7 @@ async function withApplied(
   });
 }
 
-function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
+function statusMessage(opts: WriteStatusOptions, changed: string[], decisions: readonly string[]): string {
   const clusters = opts.reports.map((r) => r.cluster).sort();
   const lines = [`Status of ${clusters.join(', ')}`.slice(0, 200), ''];
   for (const r of [...opts.reports].sort((a, b) => (a.cluster < b.cluster ? -1 : 1))) {
@@ -247,7 +263,7 @@ function statusMessage(opts: WriteStatusOptions, changed: string[]): string {
     );
   }
   // Each autoscaling decision names its FederatedHPA, the metrics it saw and the replicas: the history is the audit.
-  for (const line of opts.autoscalers?.lines ?? []) {
+  for (const line of decisions) {
     const m = /^(CronFederatedHPA|FederatedHPA|Replicas synced for Deployment) ([^/]+)\/([^\s:]+)[: ]/.exec(line);
     const folder =
       { CronFederatedHPA: 'cronautoscalers', FederatedHPA: 'autoscalers' }[m?.[1] ?? ''] ?? 'syncedreplicas';

@@ -1,7 +1,7 @@
 // Karmada's deployment replicas syncer, case by case (pkg/controllers/deploymentreplicassyncer/
 // deployment_replicas_syncer_controller_test.go: TestReconcile and TestIsDeploymentStatusCollected), on Flotilla's
 // side: the status pass decides whether the members' summed status.replicas replace a Deployment's replicas
-// (decideReplicasSync), and reads the rendered binding before anything (decideReplicasSyncs).
+// (decideReplicasSync), and reads the rendered binding before anything (planReplicasSyncs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
@@ -9,7 +9,7 @@ import { refKey } from '../../src/api/kinds.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { readRef } from '../../src/commits/readRef.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { decideReplicasSync, decideReplicasSyncs } from '../../src/statuses/syncDeploymentReplicas.ts';
+import { decideReplicasSync, planReplicasSyncs, replicasSyncEdits } from '../../src/statuses/syncDeploymentReplicas.ts';
 import { clusterYaml, makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
 import { templateOf } from '../helpers/inMemoryModel.ts';
 
@@ -88,7 +88,7 @@ test('a retain-replicas Deployment without a binding records no synced replicas'
         },
       },
     };
-    const source = r.commit(
+    r.commit(
       {
         'clusters/cluster1.yaml': clusterYaml('cluster1'),
         'templates/web.yaml': JSON.stringify(manifest),
@@ -101,14 +101,14 @@ test('a retain-replicas Deployment without a binding records no synced replicas'
     assert.ok(renderedCommit, 'rendered');
     assert.ok(!r.ls('flotilla/rendered').some((p) => p.startsWith('bindings/')), 'no binding was rendered');
     const template = templateOf(manifest, 'templates/web.yaml');
-    const out = await decideReplicasSyncs({
+    const plan = await planReplicasSyncs({
       repo,
       renderedCommit: renderedCommit!,
-      statusCommit: source,
       templates: new Map([[refKey(template.ref), template]]),
       existing: new Map(),
-      now: NOW,
     });
+    assert.equal(plan.scaled, []);
+    const out = replicasSyncEdits(plan, () => undefined, NOW);
     assert.equal([...out.edits.keys()], []);
     assert.equal(out.lines, []);
   } finally {

@@ -16,6 +16,7 @@ import { parseTrailers } from '../../src/branches/rendered/trailers.ts';
 import type { ClusterReport } from '../../src/statuses/buildStatusFiles.ts';
 import { collectClusterStatus } from '../../src/statuses/collectClusterStatus.ts';
 import { writeStatus } from '../../src/statuses/writeStatus.ts';
+import type { ReplicasSyncPlan } from '../../src/statuses/syncDeploymentReplicas.ts';
 import { commitRendered, RENDERED_REF, rendered, Scratch, waitFor } from '../deliveries/helpers/e2e.ts';
 
 const scratch = new Scratch();
@@ -358,6 +359,71 @@ test("concurrent writers for different clusters never lose each other's entries"
   console.log(
     `      6 concurrent writers: ${results.reduce((a, r) => a + r.attempts, 0)} compare-and-swap attempts in all`,
   );
+});
+
+test("the replicas syncer decides on the file being committed: this writer's member merged with another writer's", async () => {
+  const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'demo', name: 'scaled' };
+  /** What a member reports after its HPA scaled the Deployment to 3 and its controller caught up. */
+  const report = (cluster: string): ClusterReport => ({
+    cluster,
+    delivery: {
+      cluster,
+      results: [
+        {
+          ref,
+          action: 'configured',
+          message: 'configured',
+          live: {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            metadata: { name: 'scaled', namespace: 'demo', generation: 2 },
+            spec: { replicas: 3 },
+            status: { replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3, observedGeneration: 2 },
+          },
+        },
+      ],
+      inventory: [ref],
+      previousInventory: [],
+      writes: 1,
+      notes: [],
+      durationMs: 0,
+    },
+  });
+  const plan: ReplicasSyncPlan = {
+    scaled: [
+      {
+        ref,
+        gitReplicas: 4,
+        binding: {
+          apiVersion: 'work.karmada.io/v1alpha2',
+          kind: 'ResourceBinding',
+          metadata: { name: 'scaled-deployment', namespace: 'demo' },
+          spec: {
+            resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'demo', name: 'scaled' },
+            replicas: 4,
+            clusters: [
+              { name: 'p1', replicas: 2 },
+              { name: 'p2', replicas: 2 },
+            ],
+            placement: { replicaScheduling: { replicaSchedulingType: 'Divided' } },
+          },
+        } as unknown as ReplicasSyncPlan['scaled'][number]['binding'],
+      },
+    ],
+    gone: { edits: new Map(), lines: [] },
+  };
+  // Another writer (a Pull agent, or a replica owning p2) committed p2's status; this one, deciding, reports p1 only.
+  const other = await writeStatus({ repo, reports: [report('p2')] });
+  assert.not.ok(
+    other.changedPaths.some((p) => p.startsWith('syncedreplicas/')),
+    'only a decider syncs',
+  );
+  const mine = await writeStatus({ repo, reports: [report('p1')], replicasSync: plan });
+  assert.ok(mine.changedPaths.includes('syncedreplicas/demo/scaled.yaml'), mine.changedPaths.join(', '));
+  const synced = await statusFile('syncedreplicas/demo/scaled.yaml');
+  assert.equal({ replicas: synced.replicas, clusters: synced.clusters }, { replicas: 6, clusters: { p1: 3, p2: 3 } });
+  const again = await writeStatus({ repo, reports: [report('p1')], replicasSync: plan });
+  assert.is(again.commit, null, 'the same count is not written again');
 });
 
 test("the collected summary counts the member's unbound pods as allocating, a failed one too", async () => {
