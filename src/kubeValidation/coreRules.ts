@@ -9,6 +9,7 @@ import {
   invalid,
   isObject,
   isSet,
+  configMapKeyProblems,
   keyed,
   labelsViolations,
   list,
@@ -372,21 +373,6 @@ function trafficPolicyViolations(spec: Json): KubeViolation[] {
 }
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
-const KEY_PATTERN = /^[-._a-zA-Z0-9]+$/;
-const KEY_MESSAGE =
-  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
-
-/** IsConfigMapKey's messages for one key. */
-function configKeyProblems(key: string): string[] {
-  const problems: string[] = [];
-  if (key.length > 253) problems.push('must be no more than 253 characters');
-  if (!KEY_PATTERN.test(key)) problems.push(KEY_MESSAGE);
-  if (key === '.') problems.push("must not be '.'");
-  else if (key === '..') problems.push("must not be '..'");
-  else if (key.startsWith('..')) problems.push("must not start with '..'");
-  return problems;
-}
-
 const decodedLength = (value: unknown) => Buffer.from(String(value ?? ''), 'base64').length;
 
 /** ValidateSecret (its metadata apart), on the Secret as stored: stringData already merged into data. */
@@ -395,7 +381,7 @@ export function secretViolations(secret: Json): KubeViolation[] {
   const data = Object.fromEntries(entries(secret?.data));
   let size = 0;
   for (const [key, value] of Object.entries(data)) {
-    for (const problem of configKeyProblems(key)) errors.push(invalid(keyed(['data'], key), key, problem));
+    for (const problem of configMapKeyProblems(key)) errors.push(invalid(keyed(['data'], key), key, problem));
     size += decodedLength(value);
   }
   if (size > MAX_CONFIG_BYTES) errors.push(tooLong(['data'], MAX_CONFIG_BYTES));
@@ -450,13 +436,13 @@ export function configMapViolations(configMap: Json): KubeViolation[] {
   const data = isObject(configMap?.data) ? configMap.data : {};
   for (const key in data) {
     const value = data[key];
-    for (const problem of configKeyProblems(key)) errors.push(invalid(keyed(['data'], key), key, problem));
+    for (const problem of configMapKeyProblems(key)) errors.push(invalid(keyed(['data'], key), key, problem));
     dataKeys.add(key);
     size += Buffer.byteLength(String(value ?? ''));
   }
   for (const [key, value] of entries(configMap?.binaryData)) {
     const at = keyed(['binaryData'], key);
-    for (const problem of configKeyProblems(key)) errors.push(invalid(at, key, problem));
+    for (const problem of configMapKeyProblems(key)) errors.push(invalid(at, key, problem));
     if (dataKeys.has(key)) errors.push(invalid(at, key, 'duplicate of key present in data'));
     size += decodedLength(value);
   }

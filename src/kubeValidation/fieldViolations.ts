@@ -248,3 +248,19 @@ export function intOrPercentViolations(path: (string | number)[], value: unknown
   }
   return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
 }
+
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/** IsConfigMapKey's messages: a ConfigMap or Secret data key, or the key an env var or volume item names in one. */
+export function configMapKeyProblems(key: string): string[] {
+  const problems: string[] = [];
+  if (key.length > 253) problems.push('must be no more than 253 characters');
+  if (!CONFIG_KEY.test(key))
+    problems.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+    );
+  if (key === '.') problems.push("must not be '.'");
+  else if (key === '..') problems.push("must not be '..'");
+  else if (key.startsWith('..')) problems.push("must not start with '..'");
+  return problems;
+}

@@ -2,6 +2,7 @@ import { parseQuantity, quantityMilliValue } from '../quantities/parseQuantity.t
 import {
   dns1123LabelProblems,
   dns1123SubdomainProblems,
+  configMapKeyProblems,
   duplicate,
   fieldOf,
   forbidden,
@@ -41,9 +42,8 @@ import { VOLUME_SOURCES } from './volumeSources.ts';
 type Path = (string | number)[];
 
 const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+// validEnvDownwardAPIFieldPathExpressions, as field.NotSupported lists it (sorted).
 const ENV_FIELD_PATHS = [
-  'metadata.annotations',
-  'metadata.labels',
   'metadata.name',
   'metadata.namespace',
   'metadata.uid',
@@ -54,6 +54,17 @@ const ENV_FIELD_PATHS = [
   'status.podIP',
   'status.podIPs',
 ];
+// What ConvertDownwardAPIFieldLabel accepts of a v1 Pod (spec.host is read as spec.nodeName); a field path it
+// accepts but an env var may not read is refused as not supported, any other as not convertible.
+const POD_FIELD_LABELS = new Set([
+  'metadata.annotations',
+  'metadata.labels',
+  ...ENV_FIELD_PATHS,
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'status.phase',
+  'spec.host',
+]);
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
 const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
@@ -468,6 +479,10 @@ function hostPortViolations(containers: Json[], at: Path, first: number): KubeVi
   return errors;
 }
 
+/**
+ * ValidateEnv's checks of one variable: its name, then each valueFrom source in turn (validateEnvVarValueFrom), then
+ * one word on their count: none, one beside a `value`, or more than one.
+ */
 function envViolations(env: Json, at: Path): KubeViolation[] {
   const errors: KubeViolation[] = [];
   // RelaxedEnvironmentVariableValidation (on by default since 1.32): printable ASCII other than '='.
@@ -475,33 +490,58 @@ function envViolations(env: Json, at: Path): KubeViolation[] {
   else if (!RELAXED_ENV_NAME.test(env.name)) errors.push(invalid([...at, 'name'], env.name, RELAXED_ENV_MESSAGE));
   if (!isSet(env?.valueFrom)) return errors;
   const from = env.valueFrom;
-  const sources = ENV_SOURCES.filter((s) => isSet(from[s]));
-  if (env.value) errors.push(invalid([...at, 'valueFrom'], '', 'may not be specified when `value` is not empty'));
-  if (sources.length === 0)
-    errors.push(
-      invalid(
-        [...at, 'valueFrom'],
-        '',
-        'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
-      ),
-    );
-  if (sources.length > 1)
-    errors.push(invalid([...at, 'valueFrom'], '', 'may not have more than one field specified at a time'));
-  const fieldPath = from.fieldRef?.fieldPath;
-  if (isSet(from.fieldRef)) {
-    if (!fieldPath) errors.push(required([...at, 'valueFrom', 'fieldRef', 'fieldPath']));
-    else {
-      const base = String(fieldPath).replace(/\[.*\]$/, '');
-      if (!ENV_FIELD_PATHS.includes(base))
-        errors.push(notSupported([...at, 'valueFrom', 'fieldRef', 'fieldPath'], fieldPath, ENV_FIELD_PATHS));
-    }
-  }
+  const fromAt = [...at, 'valueFrom'];
+  if (isSet(from.fieldRef)) errors.push(...fieldRefViolations(from.fieldRef, [...fromAt, 'fieldRef']));
   for (const ref of ['configMapKeyRef', 'secretKeyRef']) {
     if (!isSet(from[ref])) continue;
-    if (!from[ref].name) errors.push(required([...at, 'valueFrom', ref, 'name']));
-    if (!from[ref].key) errors.push(required([...at, 'valueFrom', ref, 'key']));
+    // The name is checked as a Secret's name even when empty, so an empty one reads as not a subdomain.
+    const name = String(from[ref].name ?? '');
+    for (const p of dns1123SubdomainProblems(name)) errors.push(invalid([...fromAt, ref, 'name'], name, p));
+    const key = String(from[ref].key ?? '');
+    if (!key) errors.push(required([...fromAt, ref, 'key']));
+    else for (const p of configMapKeyProblems(key)) errors.push(invalid([...fromAt, ref, 'key'], key, p));
   }
+  const sources = ENV_SOURCES.filter((s) => isSet(from[s])).length;
+  if (sources === 0)
+    errors.push(
+      invalid(fromAt, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'),
+    );
+  else if (env.value) errors.push(invalid(fromAt, '', 'may not be specified when `value` is not empty'));
+  else if (sources > 1) errors.push(invalid(fromAt, '', 'may not have more than one field specified at a time'));
   return errors;
+}
+
+/**
+ * validateObjectFieldSelector for an env var, its apiVersion defaulted to v1: the path must convert as a Pod's field
+ * label (ConvertDownwardAPIFieldLabel), a subscript must name a label or annotation key, and an unsubscripted path
+ * must be one an env var may read.
+ */
+function fieldRefViolations(ref: Json, at: Path): KubeViolation[] {
+  const apiVersion = ref.apiVersion || 'v1';
+  const fieldPath = String(ref.fieldPath ?? '');
+  if (!fieldPath) return [required([...at, 'fieldPath'])];
+  const subscripted = splitSubscriptedPath(fieldPath);
+  let problem: string | undefined;
+  if (apiVersion !== 'v1') problem = `unsupported pod version: ${apiVersion}`;
+  else if (subscripted && !['metadata.annotations', 'metadata.labels'].includes(subscripted.path))
+    problem = `field label does not support subscript: ${fieldPath}`;
+  else if (!subscripted && !POD_FIELD_LABELS.has(fieldPath)) problem = `field label not supported: ${fieldPath}`;
+  if (problem) return [invalid([...at, 'fieldPath'], fieldPath, `error converting fieldPath: ${problem}`)];
+  if (subscripted) {
+    const { path, subscript } = subscripted;
+    return qualifiedNameViolations(at, path === 'metadata.annotations' ? subscript.toLowerCase() : subscript);
+  }
+  const internal = fieldPath === 'spec.host' ? 'spec.nodeName' : fieldPath;
+  return ENV_FIELD_PATHS.includes(internal) ? [] : [notSupported([...at, 'fieldPath'], internal, ENV_FIELD_PATHS)];
+}
+
+/** fieldpath.SplitMaybeSubscriptedPath: `metadata.labels['key']` as its path and key. */
+function splitSubscriptedPath(fieldPath: string): { path: string; subscript: string } | undefined {
+  if (!fieldPath.endsWith("']")) return undefined;
+  const inner = fieldPath.slice(0, -2);
+  const open = inner.indexOf("['");
+  if (open <= 0) return undefined;
+  return { path: inner.slice(0, open), subscript: inner.slice(open + 2) };
 }
 
 function probeViolations(

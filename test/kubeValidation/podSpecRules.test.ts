@@ -48,6 +48,56 @@ test("envFrom: one ConfigMap or Secret per source, by a name that may end in '-'
   );
 });
 
+test('env valueFrom: a field path converted as a Pod field label, keys and names checked, one word on the count', () => {
+  const env = (...vars: Record<string, unknown>[]) => refused({ containers: [web({ env: vars })] });
+  const from = (name: string, valueFrom: Record<string, unknown>, value?: string) => ({ name, value, valueFrom });
+  assert.equal(
+    env(
+      from('A', { fieldRef: { fieldPath: 'metadata.name' } }),
+      from('B', { fieldRef: { fieldPath: "metadata.labels['app.kubernetes.io/name']" } }),
+      from('C', { fieldRef: { fieldPath: 'spec.host' } }),
+      from('D', { fieldRef: { apiVersion: 'v1', fieldPath: 'status.hostIPs' } }),
+      from('E', { configMapKeyRef: { name: 'settings', key: 'log.level' } }),
+      from('F', { secretKeyRef: { name: 'creds', key: 'PASSWORD', optional: true } }),
+    ),
+    [],
+  );
+  assert.equal(
+    env(
+      from('A', { fieldRef: { fieldPath: 'metadata.generation' } }),
+      from('B', { fieldRef: { fieldPath: 'metadata.labels' } }),
+      from('C', { fieldRef: { fieldPath: "spec.containers['x']" } }),
+      from('D', { fieldRef: { fieldPath: "metadata.annotations['a b']" } }),
+      from('E', { fieldRef: { apiVersion: 'v2', fieldPath: 'metadata.name' } }),
+    ),
+    [
+      'spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.generation": error converting fieldPath: field label not supported: metadata.generation',
+      'spec.containers[0].env[1].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.labels": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"',
+      `spec.containers[0].env[2].valueFrom.fieldRef.fieldPath: Invalid value: "spec.containers['x']": error converting fieldPath: field label does not support subscript: spec.containers['x']`,
+      "spec.containers[0].env[3].valueFrom.fieldRef: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      'spec.containers[0].env[4].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.name": error converting fieldPath: unsupported pod version: v2',
+    ],
+  );
+  assert.equal(
+    env(
+      from('A', { configMapKeyRef: { key: 'k' } }),
+      from('B', { secretKeyRef: { name: 'creds', key: '..x' } }),
+      from('C', { secretKeyRef: { name: 'creds' } }),
+      from('D', { configMapKeyRef: { name: 'a', key: 'k' }, secretKeyRef: { name: 'b', key: 'k' } }, 'set'),
+      from('E', { configMapKeyRef: { name: 'a', key: 'k' }, secretKeyRef: { name: 'b', key: 'k' } }),
+      from('F', {}),
+    ),
+    [
+      "spec.containers[0].env[0].valueFrom.configMapKeyRef.name: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      'spec.containers[0].env[1].valueFrom.secretKeyRef.key: Invalid value: "..x": must not start with \'..\'',
+      'spec.containers[0].env[2].valueFrom.secretKeyRef.key: Required value',
+      'spec.containers[0].env[3].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
+      'spec.containers[0].env[4].valueFrom: Invalid value: "": may not have more than one field specified at a time',
+      'spec.containers[0].env[5].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+    ],
+  );
+});
+
 test('volumeDevices: a claim volume, once, at a path without backsteps that no mount of the container uses', () => {
   const volumes = [
     { name: 'block', persistentVolumeClaim: { claimName: 'raw' } },

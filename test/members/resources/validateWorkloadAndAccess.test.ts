@@ -80,7 +80,7 @@ test('a Deployment: selector, template labels, strategy and the pod template are
     ),
     [
       'spec.template.spec.containers[0].ports[0].name: Invalid value: "metrics-and-webhooks": must be no more than 15 characters',
-      'spec.template.spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.generation": supported values: "metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"',
+      'spec.template.spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.generation": error converting fieldPath: field label not supported: metadata.generation',
       'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "cache"',
       'spec.template.spec.containers[0].resources.requests: Invalid value: "100m": must be less than or equal to cpu limit of 50m',
       'spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Never": supported values: "DoNotSchedule", "ScheduleAnyway"',
