@@ -183,6 +183,38 @@ export function daemonSetViolations(daemonSet: Json): KubeViolation[] {
   return errors;
 }
 
+/**
+ * ValidateReplicationControllerSpec on the object SetDefaults_ReplicationController leaves: a selector left empty is
+ * the template's labels, so only a template without labels leaves it empty. Its selector is a plain map, matched
+ * against the template's labels only when not empty.
+ */
+export function replicationControllerViolations(controller: Json): KubeViolation[] {
+  const spec = controller?.spec ?? {};
+  const template = spec.template;
+  const labels = template?.metadata?.labels;
+  const given = isObject(spec.selector) ? spec.selector : {};
+  const selector: Record<string, unknown> = Object.keys(given).length === 0 && isObject(labels) ? labels : given;
+  const errors = nonNegative(spec, 'minReadySeconds');
+  if (Object.keys(selector).length === 0) errors.push(required(['spec', 'selector']));
+  errors.push(...nonNegative(spec, 'replicas'));
+  if (!isObject(template)) return [...errors, required(['spec', 'template'])];
+  const matches = Object.entries(selector).every(
+    ([key, value]) => isObject(labels) && Object.hasOwn(labels, key) && String(labels[key]) === String(value ?? ''),
+  );
+  if (!matches)
+    errors.push(
+      invalid(
+        ['spec', 'template', 'metadata', 'labels'],
+        undefined,
+        '`selector` does not match template `labels`',
+        goStringMapText(labels),
+      ),
+    );
+  errors.push(...podSpecViolations(template.spec ?? {}, ['spec', 'template', 'spec']));
+  errors.push(...alwaysRestartingViolations(spec, 'ReplicationController'));
+  return errors;
+}
+
 const nonNegative = (spec: Json, field: string): KubeViolation[] =>
   isSet(spec[field]) && spec[field] < 0
     ? [invalid(['spec', field], spec[field], 'must be greater than or equal to 0')]
@@ -288,7 +320,7 @@ export function workloadViolations(group: string, kind: string, object: Json): K
     case 'apps/ReplicaSet':
       return replicaSetViolations(object);
     case '/ReplicationController':
-      return podSpecViolations(object?.spec?.template?.spec ?? {}, ['spec', 'template', 'spec']);
+      return replicationControllerViolations(object);
     case '/PodTemplate':
       return podSpecViolations(object?.template?.spec ?? {}, ['template', 'spec']);
     case '/Pod':

@@ -114,6 +114,37 @@ test('a StatefulSet is refused by the member for its strategy and pod restarts, 
   ]);
 });
 
+test('a ReplicationController selects its pods by a non-empty map, restarts them always and keeps counts non-negative', () => {
+  const pod = { containers: [{ name: 'web', image: 'nginx' }] };
+  const rc = (spec: Record<string, unknown>) => messages('', 'ReplicationController', { spec });
+  assert.equal(
+    rc({ replicas: 2, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: pod } }),
+    [],
+  );
+  // An empty selector is the template's labels.
+  assert.equal(rc({ template: { metadata: { labels: { app: 'web' } }, spec: pod } }), []);
+  assert.equal(
+    rc({
+      replicas: -1,
+      minReadySeconds: -5,
+      selector: { app: 'api' },
+      template: {
+        metadata: { labels: { app: 'web', tier: 'front' } },
+        spec: { ...pod, restartPolicy: 'OnFailure', activeDeadlineSeconds: 30 },
+      },
+    }),
+    [
+      'spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0',
+      'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+      'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web", "tier":"front"}: `selector` does not match template `labels`',
+      'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"',
+      'spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicationController is not Supported',
+    ],
+  );
+  assert.equal(rc({ template: { spec: pod } }), ['spec.selector: Required value']);
+  assert.equal(rc({ selector: { app: 'web' } }), ['spec.template: Required value']);
+});
+
 test('a PodDisruptionBudget takes minAvailable or maxUnavailable, not both, and a known eviction policy', () => {
   assert.equal(
     messages('policy', 'PodDisruptionBudget', {
