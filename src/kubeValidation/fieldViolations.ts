@@ -80,6 +80,9 @@ export function goStringMapText(map: unknown): string {
   return `map[string]string{${entries.join(', ')}}`;
 }
 
+/** Go's %#v of a pointer field of `type`: nil when unset, else an address, which varies, elided. */
+export const goPointerText = (type: string, value: unknown): string => `(*${type})(${isSet(value) ? '0x…' : 'nil'})`;
+
 /** Go's %#v of a []string, nil when absent. */
 const goStringsText = (values: unknown): string =>
   Array.isArray(values) ? `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}` : '[]string(nil)';

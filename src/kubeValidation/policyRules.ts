@@ -1,6 +1,7 @@
 import {
   type Json,
   type KubeViolation,
+  goPointerText,
   intOrPercentViolations,
   invalid,
   isObject,
@@ -18,7 +19,7 @@ export function podDisruptionBudgetViolations(budget: Json): KubeViolation[] {
   const spec = isObject(budget?.spec) ? budget.spec : {};
   const errors: KubeViolation[] = [];
   if (isSet(spec.minAvailable) && isSet(spec.maxUnavailable))
-    errors.push(invalid(['spec'], spec, 'minAvailable and maxUnavailable cannot be both set'));
+    errors.push(invalid(['spec'], undefined, 'minAvailable and maxUnavailable cannot be both set', goSpecText(spec)));
   errors.push(...intOrPercentViolations(['spec', 'minAvailable'], spec.minAvailable));
   errors.push(...intOrPercentViolations(['spec', 'maxUnavailable'], spec.maxUnavailable));
   errors.push(...labelSelectorViolations(['spec', 'selector'], spec.selector));
@@ -28,3 +29,7 @@ export function podDisruptionBudgetViolations(budget: Json): KubeViolation[] {
     );
   return errors;
 }
+
+/** The spec as the API server prints it in a message (Go's %#v of policy.PodDisruptionBudgetSpec). */
+const goSpecText = (spec: Json): string =>
+  `policy.PodDisruptionBudgetSpec{MinAvailable:${goPointerText('intstr.IntOrString', spec.minAvailable)}, Selector:${goPointerText('v1.LabelSelector', spec.selector)}, MaxUnavailable:${goPointerText('intstr.IntOrString', spec.maxUnavailable)}, UnhealthyPodEvictionPolicy:${goPointerText('policy.UnhealthyPodEvictionPolicyType', spec.unhealthyPodEvictionPolicy)}}`;

@@ -153,7 +153,7 @@ test('a PodDisruptionBudget takes minAvailable or maxUnavailable, not both, and 
     [],
   );
   assert.equal(messages('policy', 'PodDisruptionBudget', { spec: { minAvailable: '150%', maxUnavailable: 1 } }), [
-    'spec: Invalid value: {"minAvailable":"150%","maxUnavailable":1}: minAvailable and maxUnavailable cannot be both set',
+    'spec: Invalid value: policy.PodDisruptionBudgetSpec{MinAvailable:(*intstr.IntOrString)(0x…), Selector:(*v1.LabelSelector)(nil), MaxUnavailable:(*intstr.IntOrString)(0x…), UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}: minAvailable and maxUnavailable cannot be both set',
     'spec.minAvailable: Invalid value: "150%": must not be greater than 100%',
   ]);
 });
