@@ -113,8 +113,8 @@ export function persistentVolumeClaimViolations(claim: Json): KubeViolation[] {
   return claimSpecViolations(isObject(claim?.spec) ? claim.spec : {}, ['spec']);
 }
 
-/** ValidatePersistentVolumeClaimSpec, on the spec at `at`. */
-function claimSpecViolations(spec: Json, at: Path): KubeViolation[] {
+/** ValidatePersistentVolumeClaimSpec, on the spec at `at` (a claim's, or a generic ephemeral volume's template's). */
+export function claimSpecViolations(spec: Json, at: Path): KubeViolation[] {
   const errors: KubeViolation[] = [];
   const modes = list(spec.accessModes);
   if (modes.length === 0) errors.push(required([...at, 'accessModes'], 'at least 1 access mode is required'));

@@ -30,6 +30,7 @@ import {
   podSecurityContextViolations,
   windowsHostProcessViolations,
 } from './securityContextRules.ts';
+import { claimSpecViolations } from './coreResourceRules.ts';
 import { VOLUME_SOURCES } from './volumeSources.ts';
 
 // What kube-apiserver 1.32 refuses in a pod spec (pkg/apis/core/validation ValidatePodSpec and the container,
@@ -111,6 +112,9 @@ export function podSpecViolations(spec: Json, at: Path, options: PodSpecOptions 
         );
     }
     if (volume?.secret && !volume.secret.secretName) errors.push(required([...where, 'secret', 'secretName']));
+    // Only the first source a volume names is validated.
+    if (sources[0] === 'ephemeral')
+      errors.push(...ephemeralVolumeViolations(volume.ephemeral, [...where, 'ephemeral']));
   });
 
   // SetDefaults_PodSpec: a pod that sets none is given 30 seconds to stop, the bound of a preStop sleep.
@@ -367,6 +371,49 @@ function containerCommonViolations(container: Json, at: Path, volumes: Map<strin
   if (container?.resources?.requests || container?.resources?.limits)
     errors.push(...resourceViolations(container.resources, [...at, 'resources']));
   errors.push(...containerSecurityContextViolations(container?.securityContext, at));
+  return errors;
+}
+
+// The ObjectMeta fields a generic ephemeral volume's claim template may not set (all but labels and annotations), as
+// validateFieldAllowList names them: the Go field name with its first letter lowered.
+const CLAIM_TEMPLATE_META_FORBIDDEN: [string, string][] = [
+  ['name', 'name'],
+  ['generateName', 'generateName'],
+  ['namespace', 'namespace'],
+  ['selfLink', 'selfLink'],
+  ['uid', 'uID'],
+  ['resourceVersion', 'resourceVersion'],
+  ['generation', 'generation'],
+  ['creationTimestamp', 'creationTimestamp'],
+  ['deletionTimestamp', 'deletionTimestamp'],
+  ['deletionGracePeriodSeconds', 'deletionGracePeriodSeconds'],
+  ['ownerReferences', 'ownerReferences'],
+  ['finalizers', 'finalizers'],
+  ['managedFields', 'managedFields'],
+];
+
+/**
+ * validateEphemeralVolumeSource: a claim template is required, whose metadata holds labels and annotations alone
+ * (ValidatePersistentVolumeClaimTemplate) and whose spec is a claim's (ValidatePersistentVolumeClaimSpec).
+ */
+function ephemeralVolumeViolations(ephemeral: Json, at: Path): KubeViolation[] {
+  const template = ephemeral?.volumeClaimTemplate;
+  const templateAt = [...at, 'volumeClaimTemplate'];
+  if (!isObject(template)) return [required(templateAt)];
+  const metadata = isObject(template.metadata) ? template.metadata : {};
+  const errors = labelsViolations([...templateAt, 'metadata', 'labels'], metadata.labels);
+  for (const [key, name] of CLAIM_TEMPLATE_META_FORBIDDEN) {
+    const value = metadata[key];
+    // A zero value (an empty string, 0, null) is unset to the API server.
+    if (isSet(value) && value !== '' && value !== 0)
+      errors.push(
+        forbidden(
+          { path: [...templateAt, 'metadata', key], field: fieldOf([...templateAt, 'metadata', name]) },
+          'cannot be set for an ephemeral volume',
+        ),
+      );
+  }
+  errors.push(...claimSpecViolations(isObject(template.spec) ? template.spec : {}, [...templateAt, 'spec']));
   return errors;
 }
 

@@ -98,10 +98,41 @@ test('env valueFrom: a field path converted as a Pod field label, keys and names
   );
 });
 
+test("a generic ephemeral volume's claim template: required, labels and annotations only, a claim's spec", () => {
+  const claim = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+  const volume = (ephemeral: Record<string, unknown>) =>
+    refused({ containers: [web()], volumes: [{ name: 'scratch', ephemeral }] });
+  assert.equal(
+    volume({ volumeClaimTemplate: { metadata: { labels: { app: 'web' }, creationTimestamp: null }, spec: claim } }),
+    [],
+  );
+  assert.equal(volume({}), ['spec.volumes[0].ephemeral.volumeClaimTemplate: Required value']);
+  assert.equal(
+    volume({
+      volumeClaimTemplate: {
+        metadata: { name: 'scratch', uid: 'x', labels: { 'a b': 'c' } },
+        spec: { accessModes: ['ReadWriteSometimes'], resources: { requests: {} } },
+      },
+    }),
+    [
+      "spec.volumes[0].ephemeral.volumeClaimTemplate.metadata.labels: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      'spec.volumes[0].ephemeral.volumeClaimTemplate.metadata.name: Forbidden: cannot be set for an ephemeral volume',
+      'spec.volumes[0].ephemeral.volumeClaimTemplate.metadata.uID: Forbidden: cannot be set for an ephemeral volume',
+      'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes: Unsupported value: "ReadWriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
+      'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources[storage]: Required value',
+    ],
+  );
+});
+
 test('volumeDevices: a claim volume, once, at a path without backsteps that no mount of the container uses', () => {
   const volumes = [
     { name: 'block', persistentVolumeClaim: { claimName: 'raw' } },
-    { name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: {} } } },
+    {
+      name: 'scratch',
+      ephemeral: {
+        volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+      },
+    },
     { name: 'config', configMap: { name: 'c' } },
   ];
   assert.equal(
