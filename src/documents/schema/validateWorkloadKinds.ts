@@ -29,19 +29,21 @@ export function validateWorkloadKinds(manifest: Record<string, unknown>): Schema
   const violations = workloadViolations(group, kind, manifest);
   // Without a selector the API server also reports the pod labels unmatched: one mistake, whose fix is the selector's.
   const selectorMissing = violations.some((v) => v.field === 'spec.selector' && v.type === 'FieldValueRequired');
-  return violations.filter((v) => !(selectorMissing && v.field === 'spec.template.metadata.labels')).map(asIssue);
+  return violations
+    .filter((v) => !(selectorMissing && v.field === 'spec.template.metadata.labels'))
+    .map((v) => asIssue(v, kind));
 }
 
-function asIssue(v: KubeViolation): SchemaIssue {
+function asIssue(v: KubeViolation, kind: string): SchemaIssue {
   return {
     path: v.path,
     code: 'INVALID_VALUE',
     message: `kube-apiserver refuses this field: ${v.field}: ${v.detail}`,
-    fix: fixFor(v),
+    fix: fixFor(v, kind),
   };
 }
 
-function fixFor(v: KubeViolation): string {
+function fixFor(v: KubeViolation, kind: string): string {
   const field = v.path.at(-1);
   // The list an item's field is in (containers, volumes), past the item's index.
   const parent = typeof v.path.at(-2) === 'number' ? v.path.at(-3) : v.path.at(-2);
@@ -52,6 +54,9 @@ function fixFor(v: KubeViolation): string {
     (v.field === 'spec.selector' && v.type === 'FieldValueInvalid' && !v.detail.includes('empty selector'))
   )
     return 'write the selector as a label selector: matchLabels of label keys and values, matchExpressions each with a key, an operator (In, NotIn, Exists, DoesNotExist) and values for In and NotIn only';
+  // A ReplicationController's selector is a plain map, which its template's labels fill when it is left out.
+  if (field === 'selector' && kind === 'ReplicationController')
+    return 'label the pod template (spec.template.metadata.labels), or select it by at least one of its labels (spec.selector)';
   if (field === 'selector') return 'select the pod template by at least one of its labels (spec.selector.matchLabels)';
   if (field === 'name' && v.type === 'FieldValueDuplicate')
     return parent === 'volumes'

@@ -324,6 +324,25 @@ test('a workload without a selector is refused once, at the selector, with its f
   );
 });
 
+test("a ReplicationController without a selector takes its template's labels; with neither, the fix says to label it", () => {
+  const rc = (labels?: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'agent' },
+    spec: { template: { metadata: { labels }, spec: { containers: [{ name: 'agent', image: 'sysdig/agent' }] } } },
+  });
+  assert.equal(validateWorkloadKinds(rc({ app: 'agent' })), []);
+  assert.equal(
+    validateWorkloadKinds(rc()).map((i) => [i.message, i.fix]),
+    [
+      [
+        'kube-apiserver refuses this field: spec.selector: Required value',
+        'label the pod template (spec.template.metadata.labels), or select it by at least one of its labels (spec.selector)',
+      ],
+    ],
+  );
+});
+
 test('a StatefulSet kube-apiserver admits, its policies and strategy left to their defaults, has no issue', () => {
   assert.equal(fields(workload('StatefulSet')), []);
   const explicit = workload('StatefulSet', (s) => {
