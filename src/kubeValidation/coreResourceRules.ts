@@ -1,3 +1,4 @@
+import { goStringSliceText } from '../text/goSyntax.ts';
 import { type Quantity, formatQuantity, nanoValue, parseQuantity, roundUp } from '../quantities/canonicalQuantity.ts';
 import {
   type At,
@@ -421,7 +422,7 @@ export function resourceQuotaViolations(quota: Json): KubeViolation[] {
     .sort()
     .filter(isStandardQuotaResourceName);
   const scopes = list(spec.scopes).filter((s): s is string => typeof s === 'string');
-  const scopesShown = goStringSlice('core.ResourceQuotaScope', spec.scopes);
+  const scopesShown = goStringSliceText(spec.scopes, 'core.ResourceQuotaScope');
   if (scopes.length > 0) {
     for (const scope of scopes) {
       if (!QUOTA_SCOPES.has(scope)) errors.push(invalid(['spec', 'scopes'], scopes, 'unsupported scope', scopesShown));
@@ -486,7 +487,7 @@ function scopeSelectorViolations(selector: Json, standardHard: string[], scopesS
               { path: [...at, 'values'], field: `${field}.values` },
               values,
               "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
-              goStringSlice('string', req.values),
+              goStringSliceText(req.values, 'string'),
             ),
           );
         break;
@@ -511,11 +512,7 @@ function scopeSelectorViolations(selector: Json, standardHard: string[], scopesS
 }
 
 /** A string slice as Go's %#v prints it: `[]core.ResourceQuotaScope{"BestEffort"}`; `(nil)` when absent. */
-function goStringSlice(type: string, values: unknown): string {
-  if (!Array.isArray(values)) return `[]${type}(nil)`;
-  return `[]${type}{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
-}
 
 function goRequirement(req: Json): string {
-  return `core.ScopedResourceSelectorRequirement{ScopeName:${JSON.stringify(req?.scopeName ?? '')}, Operator:${JSON.stringify(req?.operator ?? '')}, Values:${goStringSlice('string', req?.values)}}`;
+  return `core.ScopedResourceSelectorRequirement{ScopeName:${JSON.stringify(req?.scopeName ?? '')}, Operator:${JSON.stringify(req?.operator ?? '')}, Values:${goStringSliceText(req?.values, 'string')}}`;
 }

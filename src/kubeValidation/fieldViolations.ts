@@ -1,4 +1,5 @@
 import { DNS1123_SUBDOMAIN } from '../labels/labelFormats.ts';
+import { goStringSliceText } from '../text/goSyntax.ts';
 import { labelValueDetails, qualifiedNameDetails } from '../labels/objectMetaRules.ts';
 
 // Go's field.Error constructors (k8s.io/apimachinery/pkg/util/validation/field) and the format checks the API
@@ -83,10 +84,6 @@ export function goStringMapText(map: unknown): string {
 /** Go's %#v of a pointer field of `type`: nil when unset, else an address, which varies, elided. */
 export const goPointerText = (type: string, value: unknown): string => `(*${type})(${isSet(value) ? '0x…' : 'nil'})`;
 
-/** Go's %#v of a []string, nil when absent. */
-const goStringsText = (values: unknown): string =>
-  Array.isArray(values) ? `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}` : '[]string(nil)';
-
 /** A metav1.LabelSelector as Go's %#v prints it in the API server's messages. */
 export function labelSelectorText(selector: unknown): string {
   const s = isObject(selector) ? selector : {};
@@ -94,7 +91,7 @@ export function labelSelectorText(selector: unknown): string {
     ? `[]v1.LabelSelectorRequirement{${s.matchExpressions
         .map(
           (e: Json) =>
-            `v1.LabelSelectorRequirement{Key:${JSON.stringify(String(e?.key ?? ''))}, Operator:${JSON.stringify(String(e?.operator ?? ''))}, Values:${goStringsText(e?.values)}}`,
+            `v1.LabelSelectorRequirement{Key:${JSON.stringify(String(e?.key ?? ''))}, Operator:${JSON.stringify(String(e?.operator ?? ''))}, Values:${goStringSliceText(e?.values)}}`,
         )
         .join(', ')}}`
     : '[]v1.LabelSelectorRequirement(nil)';

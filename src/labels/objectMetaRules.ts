@@ -1,6 +1,7 @@
 import { podSpecAt } from '../api/podSpecPaths.ts';
 import type { OwnerReference } from '../api/metadataShapes.ts';
 import { DNS1123_SUBDOMAIN, labelValueProblems, qualifiedNameProblems } from './labelFormats.ts';
+import { goStringSliceText } from '../text/goSyntax.ts';
 
 // What kube-apiserver's ValidateObjectMeta (k8s.io/apimachinery/pkg/api/validation/objectmeta.go) refuses in an
 // object's labels, annotations, ownerReferences and finalizers, for every kind, custom resources included: Karmada's
@@ -153,7 +154,7 @@ export function objectMetaViolations(
         path: [...at, 'finalizers', foreground],
         field: `${base}.finalizers`,
         type: 'FieldValueInvalid',
-        detail: `Invalid value: ${goJson(finalizers)}: finalizer orphan and foregroundDeletion cannot be both set`,
+        detail: `Invalid value: ${goStringSliceText(finalizers)}: finalizer orphan and foregroundDeletion cannot be both set`,
         message:
           'the finalizers orphan and foregroundDeletion are both set: the garbage collector cannot both keep and delete the dependents',
         fix: 'keep one of them (or neither: the delete request chooses with its propagationPolicy)',

@@ -553,7 +553,7 @@ test("owner references and GC finalizers are refused as the API server refuses t
     'metadata.ownerReferences.uid: Invalid value: "": uid must not be empty',
     'metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"3","blockOwnerDeletion":true}: /v1, Kind=Event is disallowed from being an owner',
     'metadata.finalizers: Invalid value: "a/b/c": a qualified name must consist of',
-    'metadata.finalizers: Invalid value: ["orphan","foregroundDeletion","a/b/c"]: finalizer orphan and foregroundDeletion cannot be both set',
+    'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion", "a/b/c"}: finalizer orphan and foregroundDeletion cannot be both set',
   ])
     assert.match(incomplete.stderr, line);
   const template = await kubectl(

@@ -1,3 +1,4 @@
+import { goStringSliceText } from '../../text/goSyntax.ts';
 import { type ApiError, badRequest, invalidFields, type FieldError } from '../ApiError.ts';
 
 // The query parameters of a request decoded and validated the way kube-apiserver v1.32 does it: the
@@ -200,12 +201,7 @@ const FIELD_VALIDATION = ['', 'Ignore', 'Strict', 'Warn'];
 /** dryRun takes every value given, and each must be `All` (ValidateDryRun). */
 function dryRunErrors(dryRun: string[]): FieldError[] {
   if (dryRun.every((v) => v === 'All')) return [];
-  return [notSupported('dryRun', goStringSlice(dryRun), ['All'])];
-}
-
-/** `%#v` of a []string, as the API server prints an unsupported dryRun. */
-function goStringSlice(values: string[]): string {
-  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+  return [notSupported('dryRun', goStringSliceText(dryRun), ['All'])];
 }
 
 function fieldManagerErrors(manager: string): FieldError[] {
