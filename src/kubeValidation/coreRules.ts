@@ -21,6 +21,7 @@ import {
   tooLong,
   type Json,
 } from './fieldViolations.ts';
+import { ipViolations, parsesAsIP } from './ipAddresses.ts';
 
 // What kube-apiserver 1.32 refuses in a core/v1 Service, ConfigMap or Secret being created (pkg/apis/core/validation:
 // ValidateService with ValidateServiceClusterIPsRelatedFields, validateServicePort and the traffic policy checks;
@@ -42,13 +43,6 @@ const SOURCE_RANGES = 'service.beta.kubernetes.io/load-balancer-source-ranges';
 /** Go's %#v of a []string. */
 const stringsText = (values: unknown[]) => `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
 
-/** netutils.ParseIPSloppy: IPv4 octets may have leading zeros. */
-export function parsesAsIP(value: string): boolean {
-  return (
-    isIP(value) !== 0 || (/^\d{1,3}(\.\d{1,3}){3}$/.test(value) && value.split('.').every((o) => Number(o) <= 255))
-  );
-}
-
 /** netutils.ParseCIDRSloppy: the address (an IPv4 one without leading zeros), its family and prefix length. */
 export function parseCIDR(value: string): { ip: string; family: 'ipv4' | 'ipv6'; bits: number } | undefined {
   const slash = value.indexOf('/');
@@ -63,8 +57,6 @@ export function parseCIDR(value: string): { ip: string; family: 'ipv4' | 'ipv6';
 
 const parsesAsCIDR = (value: string) => parseCIDR(value) !== undefined;
 
-const ipViolations = (at: (string | number)[], value: string) =>
-  parsesAsIP(value) ? [] : [invalid(at, value, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')];
 export const cidrViolations = (at: (string | number)[], value: string, field?: string) =>
   parsesAsCIDR(value)
     ? []

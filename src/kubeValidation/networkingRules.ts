@@ -1,5 +1,6 @@
 import { BlockList } from 'node:net';
-import { cidrViolations, parseCIDR, parsesAsIP } from './coreRules.ts';
+import { cidrViolations, parseCIDR } from './coreRules.ts';
+import { parsesAsIP } from './ipAddresses.ts';
 import {
   type Json,
   type KubeViolation,
