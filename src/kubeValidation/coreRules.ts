@@ -22,6 +22,7 @@ import {
   type Json,
 } from './fieldViolations.ts';
 import { ipViolations, parsesAsIP } from './ipAddresses.ts';
+import { goStringSliceText } from '../text/goSyntax.ts';
 
 // What kube-apiserver 1.32 refuses in a core/v1 Service, ConfigMap or Secret being created (pkg/apis/core/validation:
 // ValidateService with ValidateServiceClusterIPsRelatedFields, validateServicePort and the traffic policy checks;
@@ -39,9 +40,6 @@ const MAX_AFFINITY_SECONDS = 86400;
 const TOPOLOGY_MODE = 'service.kubernetes.io/topology-mode';
 const TOPOLOGY_HINTS = 'service.kubernetes.io/topology-aware-hints';
 const SOURCE_RANGES = 'service.beta.kubernetes.io/load-balancer-source-ranges';
-
-/** Go's %#v of a []string. */
-const stringsText = (values: unknown[]) => `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
 
 /** netutils.ParseCIDRSloppy: the address (an IPv4 one without leading zeros), its family and prefix length. */
 export function parseCIDR(value: string): { ip: string; family: 'ipv4' | 'ipv6'; bits: number } | undefined {
@@ -254,9 +252,11 @@ function clusterIPsViolations(spec: Json): KubeViolation[] {
   if (spec.clusterIP) {
     if (clusterIPs.length === 0) errors.push(required(at));
     else if (clusterIPs[0] !== spec.clusterIP)
-      errors.push(invalid(at, undefined, 'first value must match `clusterIP`', stringsText(clusterIPs)));
+      errors.push(invalid(at, undefined, 'first value must match `clusterIP`', goStringSliceText(clusterIPs)));
   } else if (clusterIPs.length > 0)
-    errors.push(invalid(at, undefined, 'must be empty when `clusterIP` is not specified', stringsText(clusterIPs)));
+    errors.push(
+      invalid(at, undefined, 'must be empty when `clusterIP` is not specified', goStringSliceText(clusterIPs)),
+    );
   const families = list(spec.ipFamilies);
   families.forEach((family, i) => {
     if (!IP_FAMILIES.includes(family)) errors.push(notSupported(['spec', 'ipFamilies', i], family, IP_FAMILIES));
@@ -269,7 +269,7 @@ function clusterIPsViolations(spec: Json): KubeViolation[] {
     if (i === 0 && ip === 'None') {
       if (clusterIPs.length > 1) {
         badIPs = true;
-        errors.push(invalid(at, undefined, "'None' must be the first and only value", stringsText(clusterIPs)));
+        errors.push(invalid(at, undefined, "'None' must be the first and only value", goStringSliceText(clusterIPs)));
       }
       return;
     }
@@ -278,12 +278,14 @@ function clusterIPsViolations(spec: Json): KubeViolation[] {
     errors.push(...bad);
   });
   if (clusterIPs.length > 2)
-    errors.push(invalid(at, undefined, 'may only hold up to 2 values', stringsText(clusterIPs)));
+    errors.push(invalid(at, undefined, 'may only hold up to 2 values', goStringSliceText(clusterIPs)));
   if (badIPs) return errors;
   // IsDualStackIPStrings: at least one IP of each family, however many there are.
   const v6 = clusterIPs.filter((ip) => ip.includes(':')).length;
   if (clusterIPs.length > 1 && (v6 === 0 || v6 === clusterIPs.length))
-    errors.push(invalid(at, undefined, 'may specify no more than one IP for each IP family', stringsText(clusterIPs)));
+    errors.push(
+      invalid(at, undefined, 'may specify no more than one IP for each IP family', goStringSliceText(clusterIPs)),
+    );
   if (!isHeadless(spec))
     clusterIPs.forEach((ip, i) => {
       if (i >= families.length) return;

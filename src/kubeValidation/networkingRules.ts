@@ -1,6 +1,7 @@
 import { BlockList } from 'node:net';
 import { cidrViolations, parseCIDR } from './coreRules.ts';
 import { parsesAsIP } from './ipAddresses.ts';
+import { goStringSliceText } from '../text/goSyntax.ts';
 import {
   type Json,
   type KubeViolation,
@@ -272,7 +273,7 @@ export function networkPolicyViolations(policy: Json): KubeViolation[] {
         ['spec', 'policyTypes'],
         undefined,
         'may not specify more than two policyTypes',
-        `[]networking.PolicyType{${types.map((t) => JSON.stringify(String(t))).join(', ')}}`,
+        goStringSliceText(types, 'networking.PolicyType'),
       ),
     ];
   types.forEach((type, i) => {

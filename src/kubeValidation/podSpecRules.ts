@@ -23,6 +23,7 @@ import {
   type Json,
 } from './fieldViolations.ts';
 import { ipViolations } from './ipAddresses.ts';
+import { goStringSliceText } from '../text/goSyntax.ts';
 import { affinityViolations, tolerationViolations, topologySpreadViolations } from './podPlacementRules.ts';
 import {
   containerSecurityContextViolations,
@@ -255,9 +256,6 @@ function hostNetworkPortViolations(spec: Json, at: Path): KubeViolation[] {
   return errors;
 }
 
-/** Go's %#v of a []string. */
-const goStrings = (values: unknown[]) => `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
-
 /**
  * validatePodDNSConfig. Kubernetes 1.32 holds each search domain, less one trailing dot, to the DNS subdomain format
  * (RelaxedDNSSearchValidation, which admits `_` and a lone `.`, is off by default until 1.33).
@@ -273,13 +271,18 @@ function dnsConfigViolations(config: Json, policy: string, at: Path): KubeViolat
   const nameservers = list(config.nameservers);
   if (nameservers.length > 3)
     errors.push(
-      invalid([...at, 'nameservers'], undefined, 'must not have more than 3 nameservers', goStrings(nameservers)),
+      invalid(
+        [...at, 'nameservers'],
+        undefined,
+        'must not have more than 3 nameservers',
+        goStringSliceText(nameservers),
+      ),
     );
   nameservers.forEach((nameserver, i) => errors.push(...ipViolations([...at, 'nameservers', i], nameserver)));
   const searches = list(config.searches).map(String);
   if (searches.length > 32)
     errors.push(
-      invalid([...at, 'searches'], undefined, 'must not have more than 32 search paths', goStrings(searches)),
+      invalid([...at, 'searches'], undefined, 'must not have more than 32 search paths', goStringSliceText(searches)),
     );
   if (searches.join(' ').length > 2048)
     errors.push(
@@ -287,7 +290,7 @@ function dnsConfigViolations(config: Json, policy: string, at: Path): KubeViolat
         [...at, 'searches'],
         undefined,
         'must not have more than 2048 characters (including spaces) in the search list',
-        goStrings(searches),
+        goStringSliceText(searches),
       ),
     );
   searches.forEach((search, i) => {

@@ -12,6 +12,7 @@ import {
   required,
   tooLong,
   type Json,
+  goPointerText,
 } from './fieldViolations.ts';
 
 // What kube-apiserver 1.32 refuses in a pod's and its containers' security settings (pkg/apis/core/validation:
@@ -49,9 +50,6 @@ const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
 
 const idViolations = (value: unknown, at: Path): KubeViolation[] =>
   isSet(value) && !(typeof value === 'number' && value >= 0 && value <= MAX_ID) ? [invalid(at, value, ID_RANGE)] : [];
-
-/** Go's %#v of a pointer field, its address elided: the API server prints some structs whole. */
-const pointer = (type: string, value: unknown) => (isSet(value) ? `(*${type})(0x…)` : `(*${type})(nil)`);
 
 /** validatePodSpecSecurityContext; `at` is the pod spec. */
 export function podSecurityContextViolations(spec: Json, at: Path): KubeViolation[] {
@@ -146,18 +144,18 @@ export function containerSecurityContextViolations(sc: Json, at: Path): KubeViol
 /** The internal core.SecurityContext as Go's %#v prints it (procMount, its gate off, is always dropped). */
 function goSecurityContext(sc: Json): string {
   return [
-    `core.SecurityContext{Capabilities:${pointer('core.Capabilities', sc.capabilities)}`,
-    `Privileged:${pointer('bool', sc.privileged)}`,
-    `SELinuxOptions:${pointer('core.SELinuxOptions', sc.seLinuxOptions)}`,
-    `WindowsOptions:${pointer('core.WindowsSecurityContextOptions', sc.windowsOptions)}`,
-    `RunAsUser:${pointer('int64', sc.runAsUser)}`,
-    `RunAsGroup:${pointer('int64', sc.runAsGroup)}`,
-    `RunAsNonRoot:${pointer('bool', sc.runAsNonRoot)}`,
-    `ReadOnlyRootFilesystem:${pointer('bool', sc.readOnlyRootFilesystem)}`,
-    `AllowPrivilegeEscalation:${pointer('bool', sc.allowPrivilegeEscalation)}`,
+    `core.SecurityContext{Capabilities:${goPointerText('core.Capabilities', sc.capabilities)}`,
+    `Privileged:${goPointerText('bool', sc.privileged)}`,
+    `SELinuxOptions:${goPointerText('core.SELinuxOptions', sc.seLinuxOptions)}`,
+    `WindowsOptions:${goPointerText('core.WindowsSecurityContextOptions', sc.windowsOptions)}`,
+    `RunAsUser:${goPointerText('int64', sc.runAsUser)}`,
+    `RunAsGroup:${goPointerText('int64', sc.runAsGroup)}`,
+    `RunAsNonRoot:${goPointerText('bool', sc.runAsNonRoot)}`,
+    `ReadOnlyRootFilesystem:${goPointerText('bool', sc.readOnlyRootFilesystem)}`,
+    `AllowPrivilegeEscalation:${goPointerText('bool', sc.allowPrivilegeEscalation)}`,
     'ProcMount:(*core.ProcMountType)(nil)',
-    `SeccompProfile:${pointer('core.SeccompProfile', sc.seccompProfile)}`,
-    `AppArmorProfile:${pointer('core.AppArmorProfile', sc.appArmorProfile)}}`,
+    `SeccompProfile:${goPointerText('core.SeccompProfile', sc.seccompProfile)}`,
+    `AppArmorProfile:${goPointerText('core.AppArmorProfile', sc.appArmorProfile)}}`,
   ].join(', ');
 }
 
