@@ -1,5 +1,12 @@
 import {
+  duplicate,
+  fieldOf,
   goStringMapText,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+  tooMany,
   isObject,
   isSet,
   type Json,
@@ -18,43 +25,17 @@ import { qualifiedNameDetails } from '../labels/objectMetaRules.ts';
 // emulator answers these as a 422; a template breaking them is refused by Karmada's API server, a kube-apiserver, so
 // `flotilla validate` reports them at their line. The pod template's own spec is validated apart (ValidatePodSpec).
 
-/** Go's %v of a bad value as field.Error prints it: numbers and bools bare, strings quoted (%q). */
-function shown(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  return JSON.stringify(value ?? null);
-}
-
 /** Go's %#v of a []int32. */
 const int32sText = (values: unknown): string =>
   Array.isArray(values) ? `[]int32{${values.join(', ')}}` : '[]int32(nil)';
 
-/** A dotted field path from path segments, list indexes in brackets. */
-function fieldOf(path: readonly (string | number)[]): string {
-  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
-}
-
-function violation(path: (string | number)[], type: KubeViolation['type'], detail: string): KubeViolation {
-  return { path, field: fieldOf(path), type, detail };
-}
-const required = (path: (string | number)[], detail = '') =>
-  violation(path, 'FieldValueRequired', detail ? `Required value: ${detail}` : 'Required value');
-/** field.Invalid; `raw` is the bad value already printed as Go prints it. */
-const invalid = (path: (string | number)[], value: unknown, detail: string, raw?: string) =>
-  violation(path, 'FieldValueInvalid', `Invalid value: ${raw ?? shown(value)}: ${detail}`);
 /** field.Invalid with field.OmitValueType{}: no value printed. */
-const invalidOmitted = (path: (string | number)[], detail: string) =>
-  violation(path, 'FieldValueInvalid', `Invalid value: ${detail}`);
-const notSupported = (path: (string | number)[], value: unknown, supported: readonly string[]) =>
-  violation(
-    path,
-    'FieldValueNotSupported',
-    `Unsupported value: ${shown(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
-  );
-const tooMany = (path: (string | number)[], actual: number, most: number) =>
-  violation(path, 'FieldValueTooMany', `Too many: ${actual}: must have at most ${most} items`);
-const tooLong = (path: (string | number)[], most: number) =>
-  violation(path, 'FieldValueTooLong', `Too long: may not be more than ${most} bytes`);
+const invalidOmitted = (path: (string | number)[], detail: string): KubeViolation => ({
+  path,
+  field: fieldOf(path),
+  type: 'FieldValueInvalid',
+  detail: `Invalid value: ${detail}`,
+});
 const nonNegative = (path: (string | number)[], value: unknown) =>
   typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
 /** Go's %q of a []string, as sets.List prints in a Required detail: `["a" "b"]`. */
@@ -161,8 +142,7 @@ function podFailurePolicyErrors(spec: Json, at: (string | number)[]): KubeViolat
       values.forEach((value: number, j: number) => {
         if (operator === 'In' && value === 0)
           errors.push(invalid([...exitPath, 'values', j], value, 'must not be 0 for the In operator'));
-        if (seen.has(value))
-          errors.push(violation([...exitPath, 'values', j], 'FieldValueDuplicate', `Duplicate value: ${value}`));
+        if (seen.has(value)) errors.push(duplicate([...exitPath, 'values', j], value, String(value)));
         else seen.add(value);
         if (j > 0 && values[j - 1] > value) ordered = false;
       });
@@ -548,7 +528,7 @@ function immutableValue(value: unknown, goType: string): string {
 }
 
 const immutableField = (path: (string | number)[], value: unknown, goType = '') =>
-  violation(path, 'FieldValueInvalid', `Invalid value: ${immutableValue(value, goType)}: field is immutable`);
+  invalid(path, value, 'field is immutable', immutableValue(value, goType));
 
 /**
  * The pod template a Job update keeps: while the stored Job is suspended and never started, its scheduling
@@ -590,10 +570,11 @@ export function jobUpdateViolations(job: Json, previous: Json): KubeViolation[] 
   }
   if (!semanticEqual(spec.selector, before.selector))
     errors.push(
-      violation(
+      invalid(
         ['spec', 'selector'],
-        'FieldValueInvalid',
-        `Invalid value: ${isSet(spec.selector) ? labelSelectorText(spec.selector) : '"null"'}: field is immutable`,
+        spec.selector,
+        'field is immutable',
+        isSet(spec.selector) ? labelSelectorText(spec.selector) : '"null"',
       ),
     );
   if (!semanticEqual(spec.template, comparedTemplate(spec.template, previous)))

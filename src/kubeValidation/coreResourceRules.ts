@@ -7,6 +7,7 @@ import {
   dns1123SubdomainProblems,
   duplicate,
   entries,
+  fieldOf,
   forbidden,
   invalid,
   isObject,
@@ -201,10 +202,6 @@ function typedReferenceViolations(ref: Json, path: Path, field: string): KubeVio
     for (const p of dns1123SubdomainProblems(apiGroup))
       errors.push(invalid({ path: [...path, 'apiGroup'], field: `${field}.apiGroup` }, apiGroup, p));
   return errors;
-}
-
-function fieldOf(path: Path): string {
-  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
 
 // --- LimitRange ---
