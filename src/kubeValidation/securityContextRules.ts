@@ -264,11 +264,11 @@ function windowsOptionsViolations(options: Json, at: Path): KubeViolation[] {
   return errors;
 }
 
+const CONTAINER_KINDS = ['initContainers', 'containers', 'ephemeralContainers'];
+
 /** Every container of the pod spec with its path, as podshelper.VisitContainersWithPath visits them. */
 function visitedContainers(spec: Json, at: Path): [Json, Path][] {
-  return ['initContainers', 'containers', 'ephemeralContainers'].flatMap((kind) =>
-    list(spec?.[kind]).map((c, i): [Json, Path] => [c, [...at, kind, i]]),
-  );
+  return CONTAINER_KINDS.flatMap((kind) => list(spec?.[kind]).map((c, i): [Json, Path] => [c, [...at, kind, i]]));
 }
 
 /**
@@ -278,22 +278,25 @@ function visitedContainers(spec: Json, at: Path): [Json, Path][] {
 export function windowsHostProcessViolations(spec: Json, at: Path): KubeViolation[] {
   const errors: KubeViolation[] = [];
   const podHostProcess = spec?.securityContext?.windowsOptions?.hostProcess;
-  const containers = visitedContainers(spec, at);
+  // Run on every pod spec of a render, so the containers are read in place: no path is built unless reported.
+  let containerCount = 0;
   let hostProcessCount = 0;
-  for (const [container, where] of containers) {
-    const own = container?.securityContext?.windowsOptions?.hostProcess;
-    if (typeof podHostProcess === 'boolean' && typeof own === 'boolean' && podHostProcess !== own)
-      errors.push(
-        invalid(
-          [...where, 'securityContext', 'windowsOptions', 'hostProcess'],
-          own,
-          `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
-        ),
-      );
-    if (own === true || (!isSet(own) && podHostProcess === true)) hostProcessCount++;
-  }
+  for (const kind of CONTAINER_KINDS)
+    list(spec?.[kind]).forEach((container, i) => {
+      containerCount++;
+      const own = container?.securityContext?.windowsOptions?.hostProcess;
+      if (typeof podHostProcess === 'boolean' && typeof own === 'boolean' && podHostProcess !== own)
+        errors.push(
+          invalid(
+            [...at, kind, i, 'securityContext', 'windowsOptions', 'hostProcess'],
+            own,
+            `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
+          ),
+        );
+      if (own === true || (!isSet(own) && podHostProcess === true)) hostProcessCount++;
+    });
   if (hostProcessCount > 0) {
-    if (hostProcessCount !== containers.length)
+    if (hostProcessCount !== containerCount)
       errors.push(
         invalid(
           at,
