@@ -3,6 +3,7 @@
 // (`1e+06`, `0.5`); printf's verbs, flags, width and precision, and fmt's `%!d(string=x)` words for a verb that does
 // not fit its value.
 import { byBytes } from '../patches/patchJsonText.ts';
+import { goFormatFloat } from '../text/goFormatFloat.ts';
 import { goQuote } from '../text/goQuote.ts';
 import { type GoData, goTypeName, isUnsigned } from './goValues.ts';
 
@@ -284,7 +285,7 @@ function quoteRune(value: bigint): string {
 
 /** fmt's float verbs over strconv.FormatFloat: %v and %g shortest unless a precision is given, %e and %f with 6. */
 function fmtFloat(v: number, verb: string, flags: Flags): string | undefined {
-  let format: 'e' | 'E' | 'f' | 'F' | 'g' | 'G';
+  let format: 'e' | 'E' | 'f' | 'g' | 'G';
   let prec: number;
   switch (verb) {
     case 'v':
@@ -299,15 +300,18 @@ function fmtFloat(v: number, verb: string, flags: Flags): string | undefined {
     case 'e':
     case 'E':
     case 'f':
-    case 'F':
       format = verb;
+      prec = 6;
+      break;
+    case 'F':
+      format = 'f';
       prec = 6;
       break;
     default:
       return undefined;
   }
   if (flags.prec !== undefined) prec = flags.prec;
-  let num = formatFloat(v, format, prec);
+  let num = goFormatFloat(v, format, prec);
   if (num[0] !== '-' && num[0] !== '+') num = `+${num}`;
   if (flags.space && num[0] === '+' && !flags.plus) num = ` ${num.slice(1)}`;
   if (num[1] === 'I' || num[1] === 'N') {
@@ -320,118 +324,4 @@ function fmtFloat(v: number, verb: string, flags: Flags): string | undefined {
     return pad(num, flags);
   }
   return pad(num.slice(1), flags);
-}
-
-/** strconv.FormatFloat(v, format, prec, 64); prec -1 is the shortest text that reads back as v. */
-export function formatFloat(v: number, format: 'e' | 'E' | 'f' | 'F' | 'g' | 'G', prec: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
-  const neg = v < 0 || Object.is(v, -0);
-  const abs = Math.abs(v);
-  const sign = neg ? '-' : '';
-  const lower = format.toLowerCase();
-  const upper = format === 'E' || format === 'G';
-  const exp = (s: string) => (upper ? s.toUpperCase() : s);
-  if (lower === 'f') {
-    if (prec < 0) {
-      const { digits, dp } = decimal(abs, -1);
-      return sign + fixed(digits, dp, Math.max(digits.length - dp, 0));
-    }
-    const exact = exactDecimal(abs);
-    const { digits, dp } = roundDigits(exact.digits, exact.dp, exact.dp + prec);
-    return sign + fixed(digits, dp, prec);
-  }
-  if (lower === 'e') {
-    const { digits, dp } = decimal(abs, prec < 0 ? -1 : prec + 1);
-    return sign + exp(exponential(digits, dp, prec < 0 ? digits.length - 1 : prec));
-  }
-  // %g
-  const shortest = prec < 0;
-  let p = prec === 0 ? 1 : prec;
-  const { digits, dp } = decimal(abs, shortest ? -1 : p);
-  let eprec = shortest ? 6 : p;
-  if (shortest) p = digits.length;
-  else if (eprec > digits.length && digits.length >= dp) eprec = digits.length;
-  const x = dp - 1;
-  if (x < -4 || x >= eprec) {
-    if (p > digits.length) p = digits.length;
-    return sign + exp(exponential(digits, dp, p - 1));
-  }
-  if (p > dp) p = digits.length;
-  return sign + fixed(digits, dp, Math.max(p - dp, 0));
-}
-
-/**
- * The significant digits of abs (shortest, or its exact value rounded to n digits half to even, as strconv rounds),
- * trailing zeros dropped, and the decimal point's place.
- */
-function decimal(abs: number, n: number): { digits: string; dp: number } {
-  if (abs === 0) return { digits: '0', dp: 1 };
-  if (n < 0) {
-    const [mantissa, e] = abs.toExponential().split('e') as [string, string];
-    return { digits: mantissa.replace('.', '').replace(/0+$/, '') || '0', dp: Number(e) + 1 };
-  }
-  const exact = exactDecimal(abs);
-  return roundDigits(exact.digits, exact.dp, Math.max(n, 1));
-}
-
-/** Every decimal digit of a finite double (it has finitely many), and the decimal point's place. */
-function exactDecimal(abs: number): { digits: string; dp: number } {
-  if (abs === 0) return { digits: '0', dp: 1 };
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, abs);
-  const bits = view.getBigUint64(0);
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  let mantissa = bits & ((1n << 52n) - 1n);
-  let e2 = exponent - 1075;
-  if (exponent === 0) e2 = -1074;
-  else mantissa |= 1n << 52n;
-  let text: string;
-  let dp: number;
-  if (e2 >= 0) {
-    text = (mantissa << BigInt(e2)).toString();
-    dp = text.length;
-  } else {
-    // mantissa / 2^-e2 = mantissa * 5^-e2 / 10^-e2
-    text = (mantissa * 5n ** BigInt(-e2)).toString();
-    dp = text.length + e2;
-  }
-  const trimmed = text.replace(/0+$/, '');
-  const lead = trimmed.length - trimmed.replace(/^0+/, '').length;
-  return { digits: trimmed.slice(lead), dp: dp - lead };
-}
-
-/** digits rounded to their first n (n counted from the first digit), half to even; trailing zeros dropped. */
-function roundDigits(digits: string, dp: number, n: number): { digits: string; dp: number } {
-  if (n < 0) return { digits: '0', dp: 1 };
-  if (n >= digits.length) return { digits, dp };
-  const next = digits[n]!;
-  const rest = digits.slice(n + 1);
-  const halfway = next === '5' && !/[1-9]/.test(rest);
-  const up = next > '5' || (next === '5' && (!halfway || (n > 0 && Number(digits[n - 1]) % 2 === 1)));
-  let kept = digits.slice(0, n);
-  if (up) {
-    let i = kept.length - 1;
-    while (i >= 0 && kept[i] === '9') i--;
-    if (i < 0) return { digits: '1', dp: dp + 1 };
-    kept = kept.slice(0, i) + String(Number(kept[i]) + 1);
-  }
-  kept = kept.replace(/0+$/, '');
-  return kept === '' ? { digits: '0', dp: 1 } : { digits: kept, dp };
-}
-
-function exponential(digits: string, dp: number, prec: number): string {
-  const all = digits.padEnd(prec + 1, '0');
-  const e = digits === '0' ? 0 : dp - 1;
-  return `${all[0]}${prec > 0 ? `.${all.slice(1, prec + 1)}` : ''}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
-}
-
-function fixed(digits: string, dp: number, prec: number): string {
-  const digitAt = (i: number) => (i >= 0 && i < digits.length ? digits[i] : '0');
-  let int = '';
-  if (dp > 0) for (let i = 0; i < dp; i++) int += digitAt(i);
-  else int = '0';
-  let frac = '';
-  for (let i = 0; i < prec; i++) frac += digitAt(dp + i);
-  return prec > 0 ? `${int}.${frac}` : int;
 }
