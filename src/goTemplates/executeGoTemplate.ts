@@ -9,7 +9,6 @@ import type { GoTemplate } from './parseGoTemplate.ts';
 import {
   type BranchNode,
   type CommandNode,
-  type ListNode,
   type Node,
   type NumberNode,
   nodeText,
@@ -225,7 +224,7 @@ class State {
     for (const cmd of pipe.cmds) {
       value = this.evalCommand(dot, cmd, value);
       // An interface{} is the value it holds (nil: none), as text/template's "lovely!" line has it.
-      if (value?.iface) value = value.data === null ? undefined : { data: value.data, iface: false };
+      value = indirectInterface(value);
     }
     const result = value as Value;
     for (const variable of pipe.decl) {
@@ -733,4 +732,3 @@ const BUILTINS: Record<string, GoFunction> = {
 };
 
 export { indirect, indirectInterface };
-export type { ListNode };

@@ -1,7 +1,13 @@
 // cli-runtime's GoTemplatePrinter (pkg/printers/template.go): a Go template named "output" with kubectl's two extra
 // functions, run on the object as encoding/json writes it and apimachinery's json.Unmarshal reads it back, and the
 // debugging text kubectl writes beside an execution error.
-import { executeGoTemplate, type GoFunction, indirect, type Value } from '../goTemplates/executeGoTemplate.ts';
+import {
+  executeGoTemplate,
+  type GoFunction,
+  indirect,
+  indirectInterface,
+  type Value,
+} from '../goTemplates/executeGoTemplate.ts';
 import { formatValue } from '../goTemplates/goFmt.ts';
 import { fromJson, type GoData } from '../goTemplates/goValues.ts';
 import { type GoTemplate, parseGoTemplate } from '../goTemplates/parseGoTemplate.ts';
@@ -54,7 +60,7 @@ const KUBECTL_FUNCTIONS: Record<string, GoFunction> = {
  */
 function exists(item: Value, indices: Value[]): Value {
   const found = (v: Value): boolean => {
-    let current: Value = v && !v.iface ? v : v && v.data !== null ? { data: v.data, iface: false } : undefined;
+    let current = indirectInterface(v);
     for (const index of indices) {
       const { value, isNil } = indirect(current);
       if (isNil) return false;
