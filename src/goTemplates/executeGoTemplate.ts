@@ -631,16 +631,7 @@ function length(item: Value): Value {
 /** html, js and urlquery's reading of their operands: one string as it is, else fmt.Sprint of them (none: <no value>). */
 function evalArgs(args: Value[]): string {
   if (args.length === 1 && typeof args[0]?.data === 'string') return args[0].data;
-  let out = '';
-  let prevString = false;
-  args.forEach((arg, i) => {
-    const text = !arg || arg.data === null ? '<no value>' : formatValue(arg.data);
-    const isString = !arg || arg.data === null || typeof arg.data === 'string';
-    if (i > 0 && !isString && !prevString) out += ' ';
-    out += text;
-    prevString = isString;
-  });
-  return out;
+  return sprint(args.map((arg) => (!arg || arg.data === null ? '<no value>' : arg.data)));
 }
 
 function htmlEscape(s: string): string {
