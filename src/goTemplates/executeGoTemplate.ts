@@ -161,9 +161,7 @@ class State {
     const mark = this.mark();
     try {
       const value = this.evalPipeline(dot, node.pipe);
-      const truth = isTrue(indirectInterface(value));
-      if (truth === undefined) this.errorf(`if/with can't use ${formatReflect(value)}`);
-      if (truth) this.walk(node.type === 'with' ? value : dot, node.list);
+      if (truth(value)) this.walk(node.type === 'with' ? value : dot, node.list);
       else if (node.elseList) this.walk(dot, node.elseList);
     } finally {
       this.pop(mark);
@@ -469,8 +467,8 @@ function indirectInterface(value: Value): Value {
   return value.data === null ? undefined : { data: value.data, iface: false };
 }
 
-/** Go's truth: false, 0, nil, and an empty string, map or slice are false; undefined where Go cannot tell. */
-function isTrue(value: Value): boolean | undefined {
+/** Go's truth: false, 0, nil, and an empty string, map or slice are false (every Go value here has one). */
+function isTrue(value: Value): boolean {
   if (!value) return false;
   const data = value.data;
   if (data === null) return false;
@@ -488,7 +486,7 @@ function isTrue(value: Value): boolean | undefined {
   }
 }
 
-const truth = (value: Value) => isTrue(indirectInterface(value)) ?? false;
+const truth = (value: Value) => isTrue(indirectInterface(value));
 
 const concrete = (data: GoData): Value => ({ data, iface: false });
 
