@@ -224,7 +224,7 @@ function fmtString(s: string, verb: string, flags: Flags): string {
       const prefix = flags.sharp ? (verb === 'X' ? '0X' : '0x') : '';
       const bytes = [...Buffer.from(s, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
       let hex = flags.space ? bytes.map((b) => prefix + b).join(' ') : prefix + bytes.join('');
-      if (verb === 'X') hex = hex.toUpperCase().replaceAll('0X', '0X');
+      if (verb === 'X') hex = hex.toUpperCase();
       return pad(hex, flags);
     }
     default:
