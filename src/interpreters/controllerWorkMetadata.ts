@@ -1,7 +1,8 @@
 // The labels and annotations a member object gets when a Karmada controller, not a Git template, is behind it: the
 // Work ctrlutil.CreateOrUpdateWork writes (pkg/controllers/ctrlutil/work.go), and, when the object reaches the member
 // as a dependency, the attached binding's as binding/common.go ensureWork merges them (mergeLabel, mergeAnnotations,
-// mergeConflictResolution). Pure: both the applier's derived objects and the dispatched slices are built with it.
+// mergeConflictResolution). Pure: the applier's derived objects, the dispatched slices and the federated quotas'
+// ResourceQuotas are built with it.
 import { refKey, type ObjectRef } from '../api/kinds.ts';
 import { bindingName, permanentId } from '../names/bindingName.ts';
 import { workName } from '../names/workName.ts';
@@ -44,8 +45,8 @@ export function controllerWorkMetadata(
   labels[WORK_PERMANENT_ID_LABEL] = permanentId(`work/${cluster}/${refKey(ref)}`);
   if (opts.uid !== undefined) annotations['resourcetemplate.karmada.io/uid'] = opts.uid;
   const work = opts.workOf ?? ref;
-  annotations['work.karmada.io/name'] = workName(work.kind, work.name, ref.namespace);
   annotations['work.karmada.io/namespace'] = `karmada-es-${cluster}`;
+  annotations['work.karmada.io/name'] = workName(work.kind, work.name, ref.namespace);
   if (opts.binding)
     annotations['work.karmada.io/conflict-resolution'] =
       opts.binding.conflictResolution === 'Overwrite' ? 'overwrite' : 'abort';

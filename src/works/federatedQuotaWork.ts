@@ -3,15 +3,10 @@
 // static assignments name, a Work holding a ResourceQuota of the quota's namespace and name whose spec.hard is that
 // assignment's. Nothing else of the quota reaches it: no labels, no overrides (the controller applies none).
 import { assignedHard, type FederatedResourceQuota } from '../api/federatedResourceQuota.ts';
-import { refKey, type ObjectRef } from '../api/kinds.ts';
-import { permanentId } from '../names/bindingName.ts';
-import { workName } from '../names/workName.ts';
+import type { ObjectRef } from '../api/kinds.ts';
+import { controllerWorkMetadata } from '../interpreters/controllerWorkMetadata.ts';
 import { canonicalQuantity } from '../quantities/canonicalQuantity.ts';
 import { SOURCE_COMMIT_ANNOTATION } from './changedText.ts';
-import { MANAGED_ANNOTATIONS, MANAGED_LABELS } from './renderWorkManifest.ts';
-
-const MANAGED_LABEL = 'karmada.io/managed';
-const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
 
 /**
  * The manifest of the quota's Work for `cluster`, as ctrlutil.CreateOrUpdateWork and the Work webhook leave it; undefined
@@ -27,20 +22,8 @@ export function federatedQuotaManifest(
 ): Record<string, unknown> | undefined {
   const hard = assignedHard(quota, cluster);
   if (hard === undefined) return undefined;
-  const labels = {
-    [MANAGED_LABEL]: 'true',
-    [WORK_PERMANENT_ID_LABEL]: permanentId(`work/${cluster}/${refKey(ref)}`),
-  };
-  const annotations: Record<string, string> = {
-    // CreateOrUpdateWork records the resource's UID, and the ResourceQuota this controller builds has none yet.
-    'resourcetemplate.karmada.io/uid': '',
-    'work.karmada.io/namespace': `karmada-es-${cluster}`,
-    'work.karmada.io/name': workName(ref.kind, ref.name, ref.namespace),
-  };
-  annotations[MANAGED_ANNOTATIONS] = [MANAGED_ANNOTATIONS, MANAGED_LABELS, ...Object.keys(annotations)]
-    .sort()
-    .join(',');
-  annotations[MANAGED_LABELS] = Object.keys(labels).sort().join(',');
+  // CreateOrUpdateWork records the resource's UID, and the ResourceQuota this controller builds has none yet.
+  const { labels, annotations } = controllerWorkMetadata(cluster, ref, { labels: {}, annotations: {} }, { uid: '' });
   if (sourceCommit !== undefined) annotations[SOURCE_COMMIT_ANNOTATION] = sourceCommit;
   const names = Object.keys(hard).sort();
   return {
