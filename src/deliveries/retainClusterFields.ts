@@ -1,4 +1,4 @@
-import { MANAGED_ANNOTATIONS, MANAGED_LABELS } from '../works/renderWorkManifest.ts';
+import { MANAGED_ANNOTATIONS, MANAGED_LABELS } from '../interpreters/controllerWorkMetadata.ts';
 
 type Obj = Record<string, unknown>;
 type Meta = { [k: string]: unknown; labels?: unknown; annotations?: unknown };

@@ -9,10 +9,10 @@ import { workName } from '../names/workName.ts';
 
 /** Karmada's managed label: every object a Work puts on a member carries it; the applier prunes only such objects. */
 export const MANAGED = 'karmada.io/managed';
-const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
+export const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
 const BINDING_PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
-const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
-const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
+export const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
+export const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
 
 /** The attached ResourceBinding an object follows its parent through (dependencies_distributor.go buildAttachedBinding). */
 export interface AttachedBindingOf {
@@ -58,6 +58,6 @@ export function controllerWorkMetadata(
 }
 
 /** Go's sort.Strings: by UTF-8 bytes, which for these keys is by UTF-16 code unit. */
-function byCodeUnit(a: string, b: string): number {
+export function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

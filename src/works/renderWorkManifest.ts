@@ -14,6 +14,12 @@ import { workName } from '../names/workName.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
 import { customizationFor, customRetain, interpretersOf } from '../interpreters/customizations.ts';
+import {
+  byCodeUnit,
+  MANAGED_ANNOTATIONS,
+  MANAGED_LABELS,
+  WORK_PERMANENT_ID_LABEL,
+} from '../interpreters/controllerWorkMetadata.ts';
 import { pruneForMember } from '../interpreters/pruneForMember.ts';
 import { reviseJobCompletions, reviseReplicas } from '../interpreters/reviseReplicas.ts';
 import { applyOverrides, type RefusedOverride } from '../overrides/applyOverrides.ts';
@@ -207,10 +213,7 @@ function stringMapOf(value: unknown): Record<string, string> | undefined {
   return Object.values(value).every((v) => typeof v === 'string') ? (value as Record<string, string>) : undefined;
 }
 
-const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
 const CONFLICT_RESOLUTION = 'work.karmada.io/conflict-resolution';
-export const MANAGED_LABELS = 'resourcetemplate.karmada.io/managed-labels';
-export const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
 
 /**
  * RecordManagedAnnotations: every annotation key, both record keys included, sorted and comma-joined. A template's
@@ -237,11 +240,6 @@ function managedLabelKeys(labels: Record<string, string>): string {
       (keys = [...new Set([...Object.keys(labels), WORK_PERMANENT_ID_LABEL])].sort(byCodeUnit).join(',')),
     );
   return keys;
-}
-
-/** Go's sort.Strings: by UTF-8 bytes, which for these keys is by UTF-16 code unit. */
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
