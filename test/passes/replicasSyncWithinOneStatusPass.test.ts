@@ -12,7 +12,7 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { reconcileOnce, reconcileStatusOnce } from '../../src/reconcile.ts';
-import { clusterRegistration, makeFleet, type Fleet } from '../helpers/fleet.ts';
+import { clusterRegistration, makeFleet, weightedPolicy, type Fleet } from '../helpers/fleet.ts';
 import { untilTrue, type ChangeSource } from '../helpers/untilTrue.ts';
 
 const CLUSTERS = ['member1', 'member2'] as const;
@@ -44,21 +44,7 @@ spec:
     spec:
       containers: [{name: web, image: nginx}]
 `,
-  'policies/web.yaml': `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web, namespace: default}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-          - {targetCluster: {clusterNames: [member1]}, weight: 1}
-          - {targetCluster: {clusterNames: [member2]}, weight: 1}
-`,
+  'policies/web.yaml': weightedPolicy('web', [...CLUSTERS]),
 };
 
 const memberWrites: ChangeSource = (listener) => {
@@ -84,6 +70,26 @@ const membersRun = (replicas: number) =>
       }),
     [memberWrites],
   );
+/** Each member's web scaled to `replicas` through the scale subresource, as kube-controller-manager's HPA writes it. */
+const scaleMembers = async (replicas: number) => {
+  for (const kube of kubes.values()) {
+    const res = await kube.request({
+      method: 'PATCH',
+      path: '/apis/apps/v1/namespaces/default/deployments/web/scale',
+      contentType: 'application/merge-patch+json',
+      body: JSON.stringify({ spec: { replicas } }),
+    });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+  }
+};
+/** What each pass runs against: the fleet's repository and members, quiet. */
+const passTarget = async () => ({
+  repo: await openRepo(fleet.bare),
+  outputRef: 'refs/heads/flotilla/rendered',
+  statusRef: 'refs/heads/flotilla/status',
+  clusters: kubes,
+  log: () => undefined,
+});
 const show = (file: string): string | undefined => {
   try {
     return fleet.git(fleet.bare, 'show', file);
@@ -94,29 +100,14 @@ const show = (file: string): string | undefined => {
 
 test("the status pass that brings in the members' scaled replicas syncs them; the next render divides the sum", async () => {
   fleet.push(FILES, 'web: 4 replicas divided 1:1, the members own the count (retain-replicas)');
-  const repo = await openRepo(fleet.bare);
-  const refs = {
-    repo,
-    outputRef: 'refs/heads/flotilla/rendered',
-    statusRef: 'refs/heads/flotilla/status',
-    clusters: kubes,
-    log: () => undefined,
-  };
+  const refs = await passTarget();
   await reconcileOnce({ ...refs, sourceRef: 'refs/heads/main', render: true });
   await membersRun(2);
   await reconcileStatusOnce(refs);
   assert.is(show(`flotilla/status:${SYNCED}`), undefined, 'the members run what the template says');
 
   // The members' HPAs scale each half from 2 to 3 (the scale subresource, as kube-controller-manager writes it).
-  for (const kube of kubes.values()) {
-    const res = await kube.request({
-      method: 'PATCH',
-      path: '/apis/apps/v1/namespaces/default/deployments/web/scale',
-      contentType: 'application/merge-patch+json',
-      body: JSON.stringify({ spec: { replicas: 3 } }),
-    });
-    assert.is(res.status, 200, JSON.stringify(res.body));
-  }
+  await scaleMembers(3);
   await membersRun(3);
 
   const pass = await reconcileStatusOnce(refs);
@@ -148,23 +139,8 @@ test("the status pass that brings in the members' scaled replicas syncs them; th
 });
 
 test('with --leader-elect only the leader syncs: a replica that does not lead commits the status, not the count', async () => {
-  const repo = await openRepo(fleet.bare);
-  const refs = {
-    repo,
-    outputRef: 'refs/heads/flotilla/rendered',
-    statusRef: 'refs/heads/flotilla/status',
-    clusters: kubes,
-    log: () => undefined,
-  };
-  for (const kube of kubes.values()) {
-    const res = await kube.request({
-      method: 'PATCH',
-      path: '/apis/apps/v1/namespaces/default/deployments/web/scale',
-      contentType: 'application/merge-patch+json',
-      body: JSON.stringify({ spec: { replicas: 4 } }),
-    });
-    assert.is(res.status, 200, JSON.stringify(res.body));
-  }
+  const refs = await passTarget();
+  await scaleMembers(4);
   await membersRun(4);
   const follower = await reconcileStatusOnce({ ...refs, autoscaling: async () => null });
   assert.ok(follower.changedPaths.includes('templates/default/deployment.apps_web.yaml'), 'the status is committed');
