@@ -441,9 +441,10 @@ async function entriesBeyondBindings(repo: GitRepo, tree: string): Promise<Outpu
     );
     const awaiting = index.awaitingTemplates();
     await index.load({ templates: awaiting });
+    const listed = new Set(entries.map(([key]) => key));
     for (const key of awaiting) {
       const e = index.template(key);
-      if (e?.claim !== undefined && !entries.some(([k]) => k === key)) entries.push([key, e]);
+      if (e?.claim !== undefined && !listed.has(key)) entries.push([key, e]);
     }
     return entries.length > 0 ? { files: {}, templates: Object.fromEntries(entries) } : undefined;
   } catch {
