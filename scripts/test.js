@@ -13,6 +13,7 @@ import path from 'node:path';
 
 const UNIT = [
   'assignments',
+  'concurrency',
   'errors',
   'evictions',
   'kubeValidation',

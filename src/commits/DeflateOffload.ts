@@ -29,9 +29,9 @@ export interface DeflateSlot {
  *
  * `onBatch` gets each batch's slots as soon as their bytes are there (in no particular order between batches), so
  * the caller can write them out and let them go; an error it throws fails the offload (drain throws it). A render
- * does not yield while it packs, so replies never wait for the event loop: they come on a port of their own, read
- * synchronously (receiveMessageOnPort) each time a batch is sent. Otherwise a whole fleet's compressed bytes would
- * sit in the port's queue until the render ends.
+ * gives the event loop a turn only now and then (eventLoopTurns), so replies do not wait for it: they come on a port
+ * of their own, read synchronously (receiveMessageOnPort) each time a batch is sent. Otherwise compressed bytes would
+ * pile up in the port's queue between two turns.
  */
 export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
   readonly #onBatch: ((slots: S[]) => void) | undefined;

@@ -1,3 +1,4 @@
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { readBlob } from './readBlob.ts';
 import { ObjectTooLargeError } from './ObjectTooLargeError.ts';
 import type { GitRepo } from './types.ts';
@@ -33,8 +34,14 @@ export async function readBlobsWithin(
   const limits = Number.isFinite(maxBytes) ? { maxBytes } : {};
   let read = 0;
   let next = 0;
+  // Node's fs answers synchronously, so a fleet's reads would hold the event loop from the first to the last.
+  const turns = eventLoopTurns();
   const worker = async () => {
     while (next < queue.length) {
+      if (turns.due()) {
+        await turns.give();
+        continue; // the others may have taken what was left meanwhile
+      }
       const oid = queue[next++]!;
       if (read >= totalBytes) {
         unread.push(oid);

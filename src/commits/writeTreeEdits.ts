@@ -1,3 +1,4 @@
+import { eventLoopTurns, type EventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import type { PackWriter } from './PackWriter.ts';
 import { findTreeEntries, parseTree, type FoundEntry } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
@@ -41,7 +42,8 @@ export async function writeTreeEdits(
   const root = buildEditTree(edits);
   if (opts.consume && edits instanceof Map) edits.clear();
   await pack.settle(); // blobs added by entry (addBlob) get their ids with their compression, on another thread
-  const oid = await applyEdits(repo, pack, baseTree, root);
+  // Thousands of folders on a cold render: the event loop gets a turn between two of them now and then.
+  const oid = await applyEdits(repo, pack, baseTree, root, eventLoopTurns());
   return oid ?? pack.add('tree', new Uint8Array(0));
 }
 
@@ -101,7 +103,9 @@ async function applyEdits(
   pack: PackWriter,
   base: string | null,
   node: EditNode,
+  turns: EventLoopTurns,
 ): Promise<string | null> {
+  if (turns.due()) await turns.give();
   const raw = base ? readTreeBytes(repo, base, pack) : new Uint8Array(0);
   const current = findTreeEntries(raw, new Set([...node.files.keys(), ...node.dirs.keys()]), true);
   /** name → its entry after the edits, or null when it goes. */
@@ -133,7 +137,7 @@ async function applyEdits(
     const subBase = entry && isTreeMode(entry.mode) ? entry.oid : null;
     // Only deletions below a path that is a file (or absent): nothing there to delete.
     if (subBase === null && !hasWrites(sub)) continue;
-    const oid = await applyEdits(repo, pack, subBase, sub);
+    const oid = await applyEdits(repo, pack, subBase, sub, turns);
     if (oid === subBase) continue;
     updates.set(name, oid === null ? null : { name, mode: TREE_MODE, oid });
   }

@@ -77,7 +77,7 @@ export async function explainTemplate(
     withClusterStatus(loaded.model, observed),
     await statusBranchAutoscaled(repo, refs.status),
   );
-  const out = renderTemplates({
+  const out = await renderTemplates({
     model,
     affected: loaded.affected,
     previousIndex: index,

@@ -1,3 +1,4 @@
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { checkLuaScripts } from '../documents/checkLuaScripts.ts';
 import type { AnyInterpreterCustomization } from '../api/interpreterCustomization.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
@@ -279,7 +280,9 @@ export async function karmadaFilesAt(
   const notRead = (i: number, reason: string) =>
     `${reason}: this file and the ${paths.length - i - 1} after it (in path order) are not read; what they rendered before is kept`;
   const decided = new Map<string, FileObjects>();
+  const turns = eventLoopTurns();
   for (const [i, path] of paths.entries()) {
+    if (turns.due()) await turns.give();
     const oid = toRead.get(path)!;
     const size = tooLarge.get(oid);
     let why: { message: string; fix: string } | undefined;

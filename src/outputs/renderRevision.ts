@@ -261,7 +261,7 @@ export async function renderRevision(
   // Files go into the pack as they are rendered; a render that ends without a commit drops them.
   const pack = new PackWriter(repo);
   try {
-    const out = renderTemplates({
+    const out = await renderTemplates({
       // Each file's entry in the pack (a number), not its hex id: a cold render keeps one per file until the tree.
       keep: (text: string) => pack.addBlob(text),
       model,

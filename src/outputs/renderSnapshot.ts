@@ -82,7 +82,7 @@ export async function renderSnapshot(
     (key) => model.templates.has(key),
     (key) => Object.hasOwn(previousIndex.templates, key),
   );
-  const output = renderTemplates({
+  const output = await renderTemplates({
     model,
     affected,
     previousIndex: viewOfWhole(previousIndex),

@@ -1,3 +1,4 @@
+import { eventLoopTurns, type EventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { canonicalQuantity } from '../quantities/canonicalQuantity.ts';
 import { atTemplate } from '../api/templatePlace.ts';
 import { LuaHookError } from '../interpreters/lua/luaRuntime.ts';
@@ -259,9 +260,11 @@ interface Snapshot {
  * dependencies, and produce per-cluster manifests plus its binding. Everything not affected keeps its
  * previous output byte for byte, and so does anything held (invalid, duplicated, unreadable file).
  */
-export function renderTemplates(input: RenderInput): RenderOutput;
-export function renderTemplates<F>(input: KeepingRenderInput<F>): RenderOutput<F>;
-export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) => F }): RenderOutput<F | string> {
+export function renderTemplates(input: RenderInput): Promise<RenderOutput>;
+export function renderTemplates<F>(input: KeepingRenderInput<F>): Promise<RenderOutput<F>>;
+export async function renderTemplates<F>(
+  input: RenderInput & { keep?: (text: string) => F },
+): Promise<RenderOutput<F | string>> {
   const out: RenderOutput<F | string> = {
     edits: new Map(),
     indexChanges: new Map(),
@@ -272,6 +275,8 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   };
   const keys = [...input.affected].sort();
   const snapshot = snapshotOf(input.model);
+  // A fleet's worth of templates runs for seconds: the event loop gets a turn between two of them now and then.
+  const turns = eventLoopTurns();
   const write = (path: string, text: string) => out.edits.set(path, input.keep ? input.keep(text) : text);
 
   // 1. Each affected template on its own: detector, taint manager, scheduler, graceful eviction. Held ones keep everything.
@@ -291,6 +296,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
     { policy: Located<PropagationPolicy>; priorityClass: string; templates: ObjectRef[] }
   >();
   for (const key of keys) {
+    if (turns.due()) await turns.give();
     const template = input.model.templates.get(key);
     if (held(key, template, input, out, write) || !template) {
       holdsScaler(key, template);
@@ -389,7 +395,7 @@ export function renderTemplates<F>(input: RenderInput & { keep?: (text: string) 
   // 3. The binding controller: write what each cluster runs, and remove what no longer goes there.
   const keep: (text: string) => F | string = input.keep ?? ((text) => text);
   const shrunkBytes = writeShrunkResults(input.shrunk ?? new Map(), input.sourceCommit, keep, out.edits, out.released);
-  writeWorks(keys, placed, input, keep, out, shrunkBytes);
+  await writeWorks(keys, placed, input, keep, out, shrunkBytes, turns);
   return out;
 }
 
@@ -738,7 +744,7 @@ const NAMED_WAITERS = 10;
  * the render's budget, then the removal of what no longer goes where it went. A path freed by one template and
  * taken by another in the same render (a PATH_COLLISION resolved) is written, whichever comes first.
  */
-function writeWorks<F>(
+async function writeWorks<F>(
   keys: readonly string[],
   placed: Map<string, Placed>,
   input: RenderInput,
@@ -746,7 +752,8 @@ function writeWorks<F>(
   out: RenderOutput<F | string>,
   /** Bytes written before: the shrunk results'. */
   startBytes: number,
-): void {
+  turns: EventLoopTurns,
+): Promise<void> {
   const { model, previousIndex } = input;
   const { edits, indexChanges: changes, problems, explanations, released } = out;
   const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -758,6 +765,7 @@ function writeWorks<F>(
     if (!written?.has(path)) edits.set(path, null);
   };
   for (const key of keys) {
+    if (turns.due()) await turns.give();
     const p = placed.get(key);
     // Written once, here: its binding and manifests go as soon as its files are out (a fleet's worth otherwise).
     placed.delete(key);

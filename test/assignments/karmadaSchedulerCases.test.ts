@@ -396,7 +396,7 @@ test('the binding status records the clusterAffinities term that was scheduled',
 
 // ---- TestResourceBindingEventFilter / TestSchedulerNameFilter ----
 
-function renderWith(schedulerName?: string) {
+async function renderWith(schedulerName?: string) {
   const web = deployment('web', 2);
   const model = modelOf({
     templates: [web],
@@ -409,17 +409,17 @@ function renderWith(schedulerName?: string) {
     ],
     clusters: [memberCluster('member1')],
   });
-  const out = renderTemplates(coldRenderInput(model));
+  const out = await renderTemplates(coldRenderInput(model));
   return out.explanations.get([...model.templates.keys()][0]!)?.clusters ?? [];
 }
 
-test('a policy naming the default scheduler, or none, is scheduled', () => {
-  assert.equal(renderWith(), targets('member1=2'));
-  assert.equal(renderWith('default-scheduler'), targets('member1=2'));
+test('a policy naming the default scheduler, or none, is scheduled', async () => {
+  assert.equal(await renderWith(), targets('member1=2'));
+  assert.equal(await renderWith('default-scheduler'), targets('member1=2'));
 });
 
-test('a policy naming another scheduler is left to it: the default scheduler places it nowhere', () => {
-  assert.equal(renderWith('other-scheduler'), []);
+test('a policy naming another scheduler is left to it: the default scheduler places it nowhere', async () => {
+  assert.equal(await renderWith('other-scheduler'), []);
 });
 
 test.run();

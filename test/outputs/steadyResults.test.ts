@@ -55,8 +55,8 @@ function fleet(placement: Placement, m3 = 'dev', extra: Partial<Parameters<typeo
 }
 
 /** The template rendered cold: its index entry and binding, as the output branch holds them. */
-function rendered(model: ConfigModel, key = KEY): { entry: IndexEntry; binding: ResourceBinding } {
-  const out = renderTemplates(coldRenderInput(model));
+async function rendered(model: ConfigModel, key = KEY): Promise<{ entry: IndexEntry; binding: ResourceBinding }> {
+  const out = await renderTemplates(coldRenderInput(model));
   const path = [...out.edits.keys()].find((p) => p.startsWith('bindings/') && p.includes(key.split('/').pop()!))!;
   return { entry: out.indexChanges.get(key)!, binding: parseYamlValue(out.edits.get(path)!) as ResourceBinding };
 }
@@ -69,15 +69,15 @@ function withNoExecuteOnM1(model: ConfigModel): ConfigModel {
   return model;
 }
 
-test('a Divided workload whose placement and replicas are as its binding says keeps its result when a cluster joins', () => {
-  const { entry, binding } = rendered(fleet(dynamic));
+test('a Divided workload whose placement and replicas are as its binding says keeps its result when a cluster joins', async () => {
+  const { entry, binding } = await rendered(fleet(dynamic));
   assert.equal(entry.clusters, ['m1', 'm2']);
   const view = steadyView(fleet(dynamic, 'prod'), NOW);
   assert.ok(mayKeepResult(KEY, entry, view));
   assert.ok(keepsResult(KEY, entry, binding, view));
 });
 
-test('static weights and spread constraints keep the result too: the scheduler does not run at all', () => {
+test('static weights and spread constraints keep the result too: the scheduler does not run at all', async () => {
   const spread: Placement = {
     ...dynamic,
     spreadConstraints: [{ spreadByField: 'cluster', minGroups: 1, maxGroups: 3 }],
@@ -89,25 +89,25 @@ test('static weights and spread constraints keep the result too: the scheduler d
       },
     },
   };
-  const { entry, binding } = rendered(fleet(spread));
+  const { entry, binding } = await rendered(fleet(spread));
   assert.ok(keepsResult(KEY, entry, binding, steadyView(fleet(spread, 'prod'), NOW)));
 });
 
-test('a Duplicated placement, a kind without replicas, or an entry waiting on status or evicting is rendered', () => {
+test('a Duplicated placement, a kind without replicas, or an entry waiting on status or evicting is rendered', async () => {
   const duplicated: Placement = { ...dynamic, replicaScheduling: { replicaSchedulingType: 'Duplicated' } };
-  const { entry } = rendered(fleet(duplicated));
+  const { entry } = await rendered(fleet(duplicated));
   assert.not.ok(mayKeepResult(KEY, entry, steadyView(fleet(duplicated, 'prod'), NOW)));
 
   const view = steadyView(fleet(dynamic, 'prod'), NOW);
-  const steady = rendered(fleet(dynamic)).entry;
+  const steady = (await rendered(fleet(dynamic))).entry;
   assert.not.ok(mayKeepResult('v1/ConfigMap/default/web', steady, view), 'a ConfigMap is never a workload');
   assert.not.ok(mayKeepResult(KEY, { ...steady, waiting: {} }, view));
   assert.not.ok(mayKeepResult(KEY, { ...steady, evicting: ['m1'] }, view));
   assert.not.ok(mayKeepResult(KEY, { ...steady, clusters: [...steady.clusters, 'gone'] }, view));
 });
 
-test('replicas moved, placement changed, a pending WorkloadRebalancer, a due taint or dependents: the result moves', () => {
-  const { entry, binding } = rendered(fleet(dynamic));
+test('replicas moved, placement changed, a pending WorkloadRebalancer, a due taint or dependents: the result moves', async () => {
+  const { entry, binding } = await rendered(fleet(dynamic));
   const view = steadyView(fleet(dynamic, 'prod'), NOW);
   const spec = binding.spec;
   const variant = (b: Partial<ResourceBinding['spec']>, meta: Partial<ResourceBinding['metadata']> = {}) =>
@@ -154,8 +154,8 @@ test('a ConfigMap dependency is never a candidate of its own: it follows its par
 // relabel that only takes clusters out leaves the previous result without them.
 const duplicated: Placement = { ...dynamic, replicaScheduling: { replicaSchedulingType: 'Duplicated' } };
 
-test('a Duplicated workload whose affinity no longer takes a relabeled cluster keeps the rest of its result', () => {
-  const { entry, binding } = rendered(fleet(duplicated, 'prod'));
+test('a Duplicated workload whose affinity no longer takes a relabeled cluster keeps the rest of its result', async () => {
+  const { entry, binding } = await rendered(fleet(duplicated, 'prod'));
   assert.equal(entry.clusters, ['m1', 'm2', 'm3']);
   const view = steadyView(fleet(duplicated, 'dev'), NOW);
   assert.ok(mayShrinkResult(KEY, entry, view, new Set(['m3'])));
@@ -163,12 +163,12 @@ test('a Duplicated workload whose affinity no longer takes a relabeled cluster k
   assert.equal(shrunk?.lost, ['m3']);
   assert.equal(shrunk?.entry.clusters, ['m1', 'm2']);
   // What a render of the relabeled fleet writes: the same binding, the same entry.
-  const fresh = rendered(fleet(duplicated, 'dev'));
+  const fresh = await rendered(fleet(duplicated, 'dev'));
   assert.equal(shrunk?.binding, fresh.binding);
   assert.equal(shrunk?.entry, fresh.entry);
 });
 
-test('a kind without replicas under a Divided placement shrinks as a Duplicated one; a Divided workload does not', () => {
+test('a kind without replicas under a Divided placement shrinks as a Duplicated one; a Divided workload does not', async () => {
   const svc = 'v1/ConfigMap/default/web-config';
   const model = (m3: string) =>
     modelOf({
@@ -181,16 +181,19 @@ test('a kind without replicas under a Divided placement shrinks as a Duplicated 
       ],
       clusters: [memberCluster('m1', {}, { env: 'prod' }), memberCluster('m3', {}, { env: m3 })],
     });
-  const { entry, binding } = rendered(model('prod'), svc);
+  const { entry, binding } = await rendered(model('prod'), svc);
   const view = steadyView(model('dev'), NOW);
   assert.ok(mayShrinkResult(svc, entry, view, new Set(['m3'])));
-  assert.equal(shrunkResultOf(svc, entry, binding, view, new Set(['m3']))?.entry, rendered(model('dev'), svc).entry);
-  const workload = rendered(fleet(dynamic, 'prod'));
+  assert.equal(
+    shrunkResultOf(svc, entry, binding, view, new Set(['m3']))?.entry,
+    (await rendered(model('dev'), svc)).entry,
+  );
+  const workload = await rendered(fleet(dynamic, 'prod'));
   assert.not.ok(mayShrinkResult(KEY, workload.entry, steadyView(fleet(dynamic, 'dev'), NOW), new Set(['m3'])));
 });
 
-test('a cluster that may join, spread constraints, a dependent, a lone cluster or a due taint: the scheduler decides', () => {
-  const { entry, binding } = rendered(fleet(duplicated, 'prod'));
+test('a cluster that may join, spread constraints, a dependent, a lone cluster or a due taint: the scheduler decides', async () => {
+  const { entry, binding } = await rendered(fleet(duplicated, 'prod'));
   const view = steadyView(fleet(duplicated, 'dev'), NOW);
   const changed = new Set(['m3']);
   const of = (b: Partial<ResourceBinding['spec']>) =>
@@ -199,7 +202,7 @@ test('a cluster that may join, spread constraints, a dependent, a lone cluster o
   assert.not.ok(of({ requiredBy: [{ namespace: 'default', name: 'parent' }] }), 'a dependency follows its parents');
   assert.not.ok(of({ placement: dynamic }), 'the binding was built from another placement');
   // m2 relabeled too and still prod: nothing lost from it, and m3 out: still a shrink; m3 prod again: it may join.
-  const partial = rendered(fleet(duplicated, 'dev'));
+  const partial = await rendered(fleet(duplicated, 'dev'));
   assert.not.ok(
     shrunkResultOf(KEY, partial.entry, partial.binding, steadyView(fleet(duplicated, 'prod'), NOW), changed),
   );

@@ -23,7 +23,7 @@ const NOW = new Date('2026-01-02T03:04:05Z');
 const refOf = (t: Template): ObjectRef => t.ref;
 
 /** Render `templates` under one PropagationPolicy selecting each of them and placing them on `clusters`. */
-function render(templates: Template[], clusters: readonly string[] = MEMBERS, placement: Obj = {}) {
+async function render(templates: Template[], clusters: readonly string[] = MEMBERS, placement: Obj = {}) {
   const model = modelOf({
     templates,
     policies: [
@@ -34,7 +34,7 @@ function render(templates: Template[], clusters: readonly string[] = MEMBERS, pl
     ],
     clusters: MEMBERS.map((m) => memberCluster(m)),
   });
-  const out = renderTemplates(coldRenderInput(model));
+  const out = await renderTemplates(coldRenderInput(model));
   assert.equal(out.problems, []);
   const texts = new Map([...out.edits].filter((e): e is [string, string] => typeof e[1] === 'string'));
   /** The manifest the rendered branch gives `cluster` for `ref`, if any. */
@@ -58,7 +58,7 @@ function render(templates: Template[], clusters: readonly string[] = MEMBERS, pl
   };
   return { manifest, targets };
 }
-type Rendered = ReturnType<typeof render>;
+type Rendered = Awaited<ReturnType<typeof render>>;
 
 /** What a member shows for an object it runs: the rendered manifest with the status its controllers set. */
 type MemberStatus = (cluster: string, manifest: Obj, index: number, rendered: Rendered) => Obj | undefined;
@@ -139,17 +139,17 @@ const deploymentReady: MemberStatus = (_c, m) => {
 };
 
 // resource_test.go "DeploymentStatus collection testing" / "deployment status collection testing"
-test('a Deployment on every member shows their summed replicas, and follows a change of its replicas in Git', () => {
+test('a Deployment on every member shows their summed replicas, and follows a change of its replicas in Git', async () => {
   const branch = new Map<string, string>();
   const ref = refOf(deploymentTemplate('web'));
-  pass(branch, render([deploymentTemplate('web')]), [ref], deploymentReady);
+  pass(branch, await render([deploymentTemplate('web')]), [ref], deploymentReady);
   const counts = (s: Obj) => [s.replicas, s.updatedReplicas, s.readyReplicas, s.availableReplicas];
   const first = statusFile(branch, ref);
   assert.equal(counts(first.status), [9, 9, 9, 9], '3 replicas on each of 3 members');
   assert.equal(health(first), allHealthy);
   assert.is(fullyApplied(first), 'True');
   // framework.UpdateDeploymentReplicas(updateDeploymentReplicas = 2)
-  pass(branch, render([deploymentTemplate('web', 2)]), [ref], deploymentReady);
+  pass(branch, await render([deploymentTemplate('web', 2)]), [ref], deploymentReady);
   assert.equal(counts(statusFile(branch, ref).status), [6, 6, 6, 6]);
 });
 
@@ -162,11 +162,13 @@ const service = (name: string, type: string, port: Obj = {}) =>
   });
 
 // resource_test.go "ServiceStatus collection testing" / "service status collection testing"
-test("a LoadBalancer Service's template status lists every member's load-balancer ingress", () => {
+test("a LoadBalancer Service's template status lists every member's load-balancer ingress", async () => {
   const branch = new Map<string, string>();
   const svc = service('lb', 'LoadBalancer');
   // Each member's load balancer gives the Service the address 172.19.1.<6 + its index>.
-  pass(branch, render([svc]), [svc.ref], (_c, _m, i) => ({ loadBalancer: { ingress: [{ ip: `172.19.1.${i + 6}` }] } }));
+  pass(branch, await render([svc]), [svc.ref], (_c, _m, i) => ({
+    loadBalancer: { ingress: [{ ip: `172.19.1.${i + 6}` }] },
+  }));
   const file = statusFile(branch, svc.ref);
   assert.equal(
     (file.status.loadBalancer.ingress as Obj[]).map((g) => ({ ip: g.ip, hostname: g.hostname })),
@@ -176,10 +178,10 @@ test("a LoadBalancer Service's template status lists every member's load-balance
 });
 
 // resource_test.go "NodePort Service collection testing" / "NodePort service apply status collection testing"
-test('a NodePort Service goes to every member with the node port its template holds, and is FullyApplied', () => {
+test('a NodePort Service goes to every member with the node port its template holds, and is FullyApplied', async () => {
   const branch = new Map<string, string>();
   const svc = service('np', 'NodePort', { nodePort: 30080 });
-  const rendered = render([svc]);
+  const rendered = await render([svc]);
   const nodePorts = new Set(MEMBERS.map((c) => rendered.manifest(c, svc.ref)?.spec.ports[0].nodePort));
   assert.equal([...nodePorts], [30080], 'one node port on every member');
   // A NodePort Service's member status (an empty load balancer) reflects nothing.
@@ -194,7 +196,7 @@ test('a NodePort Service goes to every member with the node port its template ho
 });
 
 // resource_test.go "IngressStatus collection testing" / "ingress status collection testing"
-test("an Ingress's template status lists every member's load-balancer ingress", () => {
+test("an Ingress's template status lists every member's load-balancer ingress", async () => {
   const branch = new Map<string, string>();
   const ing = templateOf({
     apiVersion: 'networking.k8s.io/v1',
@@ -217,14 +219,16 @@ test("an Ingress's template status lists every member's load-balancer ingress", 
       ],
     },
   });
-  pass(branch, render([ing]), [ing.ref], (_c, _m, i) => ({ loadBalancer: { ingress: [{ ip: `172.19.2.${i + 6}` }] } }));
+  pass(branch, await render([ing]), [ing.ref], (_c, _m, i) => ({
+    loadBalancer: { ingress: [{ ip: `172.19.2.${i + 6}` }] },
+  }));
   assert.equal(statusFile(branch, ing.ref).status, {
     loadBalancer: { ingress: [{ ip: '172.19.2.6' }, { ip: '172.19.2.7' }, { ip: '172.19.2.8' }] },
   });
 });
 
 // resource_test.go "JobStatus collection testing" / "job status collection testing"
-test('a Job run on every member shows one succeeded pod per member, and is Complete once each completed', () => {
+test('a Job run on every member shows one succeeded pod per member, and is Complete once each completed', async () => {
   const branch = new Map<string, string>();
   const job = templateOf({
     apiVersion: 'batch/v1',
@@ -242,7 +246,7 @@ test('a Job run on every member shows one succeeded pod per member, and is Compl
       },
     },
   });
-  pass(branch, render([job]), [job.ref], (_c, _m, i) => ({
+  pass(branch, await render([job]), [job.ref], (_c, _m, i) => ({
     succeeded: 1,
     startTime: `2026-01-02T03:0${i}:00Z`,
     completionTime: `2026-01-02T03:1${i}:00Z`,
@@ -289,12 +293,12 @@ const oneNode: MemberStatus = () => ({
 const scheduled = (s: Obj) => [s.currentNumberScheduled, s.desiredNumberScheduled, s.updatedNumberScheduled];
 
 // resource_test.go "DaemonSetStatus collection testing" / "daemonSet status collection testing"
-test('a DaemonSet counts one scheduled pod per member, and one member fewer once the policy drops it', () => {
+test('a DaemonSet counts one scheduled pod per member, and one member fewer once the policy drops it', async () => {
   const branch = new Map<string, string>();
-  pass(branch, render([daemonSet]), [daemonSet.ref], oneNode);
+  pass(branch, await render([daemonSet]), [daemonSet.ref], oneNode);
   assert.equal(scheduled(statusFile(branch, daemonSet.ref).status), [3, 3, 3]);
   // The policy's clusterNames patched to all but the last member: member3 loses the DaemonSet and its entry.
-  const fewer = render([daemonSet], MEMBERS.slice(0, -1));
+  const fewer = await render([daemonSet], MEMBERS.slice(0, -1));
   assert.is(fewer.manifest('member3', daemonSet.ref), undefined);
   pass(branch, fewer, [daemonSet.ref], oneNode);
   const file = statusFile(branch, daemonSet.ref);
@@ -335,18 +339,18 @@ const statefulSetReady: MemberStatus = (_c, m) => {
 const sts = (s: Obj) => [s.replicas, s.readyReplicas, s.currentReplicas, s.updatedReplicas];
 
 // resource_test.go "StatefulSetStatus collection testing" / "statefulSet status collection testing"
-test('a StatefulSet on every member shows their summed replicas, and follows a change of its replicas in Git', () => {
+test('a StatefulSet on every member shows their summed replicas, and follows a change of its replicas in Git', async () => {
   const branch = new Map<string, string>();
   const ref = statefulSet(3).ref;
-  pass(branch, render([statefulSet(3)]), [ref], statefulSetReady);
+  pass(branch, await render([statefulSet(3)]), [ref], statefulSetReady);
   assert.equal(sts(statusFile(branch, ref).status), [9, 9, 9, 9]);
   // framework.UpdateStatefulSetReplicas(updateStatefulSetReplicas = 2)
-  pass(branch, render([statefulSet(2)]), [ref], statefulSetReady);
+  pass(branch, await render([statefulSet(2)]), [ref], statefulSetReady);
   assert.equal(sts(statusFile(branch, ref).status), [6, 6, 6, 6]);
 });
 
 // resource_test.go "PodDisruptionBudget collection testing" / "pdb status collection testing"
-test("a PodDisruptionBudget propagated with its Deployment sums each member's expected pods and allowed disruptions", () => {
+test("a PodDisruptionBudget propagated with its Deployment sums each member's expected pods and allowed disruptions", async () => {
   const branch = new Map<string, string>();
   const labels = { app: 'nginx-pdb' };
   const deploy = deploymentTemplate('guarded', 3, labels);
@@ -372,7 +376,7 @@ test("a PodDisruptionBudget propagated with its Deployment sums each member's ex
       disruptionsAllowed: expected - desiredHealthy,
     };
   };
-  pass(branch, render([pdb, deploy]), [pdb.ref, deploy.ref], member);
+  pass(branch, await render([pdb, deploy]), [pdb.ref, deploy.ref], member);
   const file = statusFile(branch, pdb.ref);
   const status = file.status;
   assert.equal(health(file), allHealthy, 'currentHealthy reaches desiredHealthy on every member');

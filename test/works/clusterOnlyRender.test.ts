@@ -46,12 +46,12 @@ const fleet = (m4: string) =>
     ],
   });
 
-function coldRender(model = fleet('dev')): RenderOutput {
+function coldRender(model = fleet('dev')): Promise<RenderOutput> {
   return renderTemplates(coldRenderInput(model, { sourceCommit: COMMIT }));
 }
 
-test('a cluster joining a placement renders its manifests and the bindings; the other clusters are not read again', () => {
-  const before = coldRender();
+test('a cluster joining a placement renders its manifests and the bindings; the other clusters are not read again', async () => {
+  const before = await coldRender();
   const files = new Map([...before.edits].map(([path, text]) => [path, text!]));
   const templates: Record<string, IndexEntry> = {};
   for (const [key, entry] of before.indexChanges) templates[key] = entry!;
@@ -67,7 +67,7 @@ test('a cluster joining a placement renders its manifests and the bindings; the 
 
   const read: string[] = [];
   const model = fleet('prod');
-  const out = renderTemplates({
+  const out = await renderTemplates({
     model,
     affected: new Set(model.templates.keys()),
     previousIndex: viewOfWhole({ files: {}, templates }),
@@ -97,7 +97,7 @@ test('a cluster joining a placement renders its manifests and the bindings; the 
     'clusters/m4/default/deployment.apps_web.yaml',
   ]);
   // What is written is what a render of the whole fleet as it is now writes.
-  const cold = coldRender(model);
+  const cold = await coldRender(model);
   for (const [path, text] of out.edits) assert.is(text, cold.edits.get(path), path);
 });
 

@@ -24,9 +24,9 @@ const model = modelOf({
 });
 const input: RenderInput = coldRenderInput(model);
 
-test('a render without cluster reasons writes the same files and keeps the scheduling summary, not the reason or target per cluster', () => {
-  const full = renderTemplates(input);
-  const lean = renderTemplates({ ...input, clusterReasons: false });
+test('a render without cluster reasons writes the same files and keeps the scheduling summary, not the reason or target per cluster', async () => {
+  const full = await renderTemplates(input);
+  const lean = await renderTemplates({ ...input, clusterReasons: false });
   assert.equal([...lean.edits], [...full.edits]);
   assert.equal([...lean.indexChanges], [...full.indexChanges]);
   const [key] = model.templates.keys();

@@ -43,7 +43,7 @@ const model = modelOf({
   ],
   clusters: [memberCluster('member1'), memberCluster('member2')],
 });
-const rendered = renderTemplates(coldRenderInput(model));
+const rendered = await renderTemplates(coldRenderInput(model));
 const bindingAt = (path: string) => parse(String(rendered.edits.get(path))) as ResourceBinding;
 const parentBinding = () => bindingAt('bindings/default/web-deployment.yaml');
 const attached = () => bindingAt('bindings/default/settings-configmap.yaml');
@@ -105,7 +105,7 @@ test('the parent binding records the dependencies it drags along in resourcebind
 // The annotation is the JSON of what GetDependencies returned, in its order: GetDependenciesFromPodTemplate's kinds
 // (ConfigMap, Secret, ServiceAccount, PersistentVolumeClaim), an Ingress's spec.tls as written, a Secret named twice
 // twice (getIngressDependencies); each dependency still gets one attached binding.
-test('the dependencies annotation lists them in the order Karmada finds them', () => {
+test('the dependencies annotation lists them in the order Karmada finds them', async () => {
   const secret = (name: string) =>
     templateOf(
       { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' } },
@@ -132,7 +132,7 @@ test('the dependencies annotation lists them in the order Karmada finds them', (
     },
     'templates/front.yaml',
   );
-  const out = renderTemplates(
+  const out = await renderTemplates(
     coldRenderInput(
       modelOf({
         templates: [worker, ingress, settings, secret('token'), secret('tls-a'), secret('tls-b')],
@@ -303,7 +303,7 @@ test("a parent's cluster under graceful eviction is not in its dependencies' req
 // buildAttachedBinding snapshots independentBinding.Spec.Clusters, the parent's own scheduling result: a parent that
 // is itself a dependency of another workload (a Deployment a custom kind's GetDependencies names, claimed by its
 // own propagateDeps policy) runs where its parent's snapshot takes it, but its ConfigMap follows only its own result.
-test('a parent that is itself a dependency passes on its own result, not the clusters its parents add to it', () => {
+test('a parent that is itself a dependency passes on its own result, not the clusters its parents add to it', async () => {
   const top = templateOf(
     { apiVersion: 'example.io/v1', kind: 'Foo', metadata: { name: 'top', namespace: 'default' }, spec: { dep: 'mid' } },
     'templates/top.yaml',
@@ -342,7 +342,7 @@ test('a parent that is itself a dependency passes on its own result, not the clu
     clusters: [memberCluster('member1'), memberCluster('member2')],
   });
   chain.interpreterCustomizations = [fooDependencies];
-  const out = renderTemplates(coldRenderInput(chain));
+  const out = await renderTemplates(coldRenderInput(chain));
   assert.equal(out.problems, []);
   const read = (path: string) => parse(String(out.edits.get(path))) as ResourceBinding;
   assert.equal(
@@ -372,7 +372,7 @@ test('a parent that is itself a dependency passes on its own result, not the clu
 // Karmada's dependencies distributor reconciles ResourceBindings only (SetupWithManager: For(&ResourceBinding{})): a
 // cluster-scoped template's ClusterResourceBinding says propagateDeps as its ClusterPropagationPolicy does, yet nothing
 // reads its dependencies, so none is attached or propagated, and it records none.
-test('a ClusterResourceBinding with propagateDeps drags no dependencies along', () => {
+test('a ClusterResourceBinding with propagateDeps drags no dependencies along', async () => {
   const gate = templateOf(
     { apiVersion: 'example.io/v1', kind: 'Gate', metadata: { name: 'edge' }, spec: { role: 'reader' } },
     'templates/gate.yaml',
@@ -408,7 +408,7 @@ test('a ClusterResourceBinding with propagateDeps drags no dependencies along', 
   cpp.object = { ...cpp.object, kind: 'ClusterPropagationPolicy', metadata: { name: 'gate' } };
   const m = modelOf({ templates: [gate, reader], policies: [cpp], clusters: [memberCluster('member1')] });
   m.interpreterCustomizations = [gateDependencies];
-  const out = renderTemplates(coldRenderInput(m));
+  const out = await renderTemplates(coldRenderInput(m));
   const crb = parse(String(out.edits.get('bindings/_cluster/edge-gate.yaml'))) as ResourceBinding;
   assert.is(crb.kind, 'ClusterResourceBinding');
   assert.is(crb.spec.propagateDeps, true);

@@ -72,7 +72,7 @@ test("a team's OverridePolicy cannot write another namespace's object: validate 
   assert.equal([b.metadata.namespace, b.metadata.name, b.data.k], ['team-b', 'b-settings', 'theirs']);
 });
 
-test('a rule that gets past validate and rewrites identity is not applied on any cluster: one error at the policy, the other rules apply', () => {
+test('a rule that gets past validate and rewrites identity is not applied on any cluster: one error at the policy, the other rules apply', async () => {
   const template: Template = {
     ref: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'team-a', name: 'a-settings' },
     labels: {},
@@ -104,7 +104,7 @@ test('a rule that gets past validate and rewrites identity is not applied on any
     unreadableFiles: new Set(),
     problems: [],
   };
-  const out = renderTemplates({
+  const out = await renderTemplates({
     model,
     affected: new Set([refKey(template.ref)]),
     previousIndex: ShardedIndex.replacing(null),

@@ -26,7 +26,7 @@ spec:
   targetCPUUtilizationPercentage: 50
 `;
 
-const render = (selectorVersion: string) => {
+const render = async (selectorVersion: string) => {
   const file = classifyText('templates/hpa.yaml', HPA_V1);
   const model = modelOf({
     templates: file.templates.map((t) => ({ ...t, ref: { ...t.ref, namespace: 'default' }, labels: {} })),
@@ -41,8 +41,8 @@ const render = (selectorVersion: string) => {
   return renderTemplates(coldRenderInput(model));
 };
 
-test('an autoscaling/v1 HPA is selected and bound as autoscaling/v2, its preferred version; a v1 selector claims nothing', () => {
-  const v2 = render('autoscaling/v2');
+test('an autoscaling/v1 HPA is selected and bound as autoscaling/v2, its preferred version; a v1 selector claims nothing', async () => {
+  const v2 = await render('autoscaling/v2');
   const binding = parse(String(v2.edits.get('bindings/default/web-horizontalpodautoscaler.yaml'))) as ResourceBinding;
   assert.equal(binding.spec.resource, {
     apiVersion: 'autoscaling/v2',
@@ -55,7 +55,7 @@ test('an autoscaling/v1 HPA is selected and bound as autoscaling/v2, its preferr
   assert.match(manifest, 'apiVersion: autoscaling/v1');
   assert.match(manifest, 'targetCPUUtilizationPercentage: 50');
 
-  const v1 = render('autoscaling/v1');
+  const v1 = await render('autoscaling/v1');
   assert.equal([...v1.edits.keys()], []);
 });
 

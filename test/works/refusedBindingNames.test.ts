@@ -31,14 +31,14 @@ const everything = {
   object: { ...selecting.object, kind: 'ClusterPropagationPolicy', metadata: { name: 'all' } },
 } as typeof selecting;
 
-test('a claimed template whose binding name Karmada cannot create is an error at the template, and nothing is written for it', () => {
+test('a claimed template whose binding name Karmada cannot create is an error at the template, and nothing is written for it', async () => {
   const long = 'a'.repeat(253);
   const model = modelOf({
     templates: [configMap(long), clusterRole('foo_Bar@x'), clusterRole('System:Admin')],
     policies: [everything],
     clusters: [memberCluster('member1')],
   });
-  const out = renderTemplates(coldRenderInput(model));
+  const out = await renderTemplates(coldRenderInput(model));
   assert.equal(
     out.problems.map((p) => `${p.file} ${p.severity} ${p.code}`),
     ['templates/9.yaml error INVALID_NAME', `templates/${long}.yaml error INVALID_NAME`],
@@ -53,7 +53,7 @@ test('a claimed template whose binding name Karmada cannot create is an error at
   assert.match(out.explanations.get(`v1/ConfigMap/default/${long}`)?.held ?? '', 'its last output is kept');
 });
 
-test('a propagateDeps dependency whose attached binding would be refused is held; its parent still goes', () => {
+test('a propagateDeps dependency whose attached binding would be refused is held; its parent still goes', async () => {
   const long = 'b'.repeat(245);
   const web = deployment('web', 1, {
     template: { spec: { containers: [{ name: 'app', image: 'nginx', envFrom: [{ configMapRef: { name: long } }] }] } },
@@ -69,7 +69,7 @@ test('a propagateDeps dependency whose attached binding would be refused is held
     ],
     clusters: [memberCluster('member1')],
   });
-  const out = renderTemplates(coldRenderInput(model));
+  const out = await renderTemplates(coldRenderInput(model));
   assert.equal(
     out.problems.map((p) => `${p.file} ${p.code}`),
     [`templates/${long}.yaml INVALID_NAME`],

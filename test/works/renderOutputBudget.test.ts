@@ -40,7 +40,7 @@ for (const c of CLUSTERS)
   files[`clusters/${c}.yaml`] =
     `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${c}\nspec:\n  syncMode: Push\n`;
 
-function render(maxOutputBytes?: number) {
+async function render(maxOutputBytes?: number) {
   const model = modelOf(files);
   return renderTemplates(
     coldRenderInput(model, {
@@ -50,9 +50,9 @@ function render(maxOutputBytes?: number) {
   );
 }
 
-test('a template whose output would pass the render budget is held whole, with COMMIT_TOO_LARGE at its source; the rest renders', () => {
+test('a template whose output would pass the render budget is held whole, with COMMIT_TOO_LARGE at its source; the rest renders', async () => {
   // big: 20 clusters x ~100 KB = ~2 MB; small: a few KB.
-  const out = render(1024 * 1024);
+  const out = await render(1024 * 1024);
   const big = [...out.edits.keys()].filter((p) => p.includes('configmap_big'));
   const small = [...out.edits.keys()].filter((p) => p.includes('configmap_small'));
   assert.equal(big, [], 'no file of the held template is written');
@@ -71,8 +71,8 @@ test('a template whose output would pass the render budget is held whole, with C
   );
 });
 
-test('within the default budget the same commit renders whole', () => {
-  const out = render();
+test('within the default budget the same commit renders whole', async () => {
+  const out = await render();
   assert.ok(DEFAULT_MAX_OUTPUT_BYTES >= 64 * 1024 * 1024);
   assert.is([...out.edits.keys()].filter((p) => p.startsWith('clusters/')).length, 2 * CLUSTERS.length);
   assert.equal(

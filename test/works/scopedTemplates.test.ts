@@ -61,16 +61,16 @@ const DIVIDED = propagationPolicy('web', {
 });
 const policyFile = emptyFileObjects('policies/web.yaml', { propagationPolicies: [DIVIDED] });
 
-function render(files: FileObjects[]) {
+async function render(files: FileObjects[]) {
   const model = assembleModel(files);
-  const out = renderTemplates(coldRenderInput(model));
+  const out = await renderTemplates(coldRenderInput(model));
   return { model, out };
 }
 const imageIn = (text: string | null | undefined) => /image: (\S+)/.exec(text ?? '')?.[1];
 const replicasIn = (text: string | null | undefined) => Number(/replicas: (\d+)/.exec(text ?? '')?.[1]);
 
-test('scoped units with disjoint scopes make one template whose Divided replicas go only to in-scope clusters, each running its own variant', () => {
-  const { model, out } = render([
+test('scoped units with disjoint scopes make one template whose Divided replicas go only to in-scope clusters, each running its own variant', async () => {
+  const { model, out } = await render([
     policyFile,
     ...CLUSTERS.map(clusterFile),
     webFrom('apps/staging', { clusterNames: ['m1'] }, 'web:staging', 6),
@@ -106,7 +106,7 @@ test('scoped units with disjoint scopes make one template whose Divided replicas
   ]);
 });
 
-test('Duplicated, each cluster runs its own variant with its own replicas, as an override of that cluster would set them', () => {
+test('Duplicated, each cluster runs its own variant with its own replicas, as an override of that cluster would set them', async () => {
   const duplicated = emptyFileObjects('policies/web.yaml', {
     propagationPolicies: [
       propagationPolicy('web', {
@@ -115,7 +115,7 @@ test('Duplicated, each cluster runs its own variant with its own replicas, as an
       }),
     ],
   });
-  const { model, out } = render([
+  const { model, out } = await render([
     duplicated,
     ...CLUSTERS.map(clusterFile),
     webFrom('apps/staging', { clusterNames: ['m1'] }, 'web:staging', 1),
@@ -134,8 +134,8 @@ test('Duplicated, each cluster runs its own variant with its own replicas, as an
   assert.is(manifest('m2'), undefined);
 });
 
-test('one scoped unit places its objects only where its scope selects', () => {
-  const { model, out } = render([
+test('one scoped unit places its objects only where its scope selects', async () => {
+  const { model, out } = await render([
     policyFile,
     ...CLUSTERS.map(clusterFile),
     webFrom('apps/production', { labelSelector: { matchLabels: { env: 'prod' } } }, 'web:prod', 4),
@@ -148,8 +148,8 @@ test('one scoped unit places its objects only where its scope selects', () => {
   );
 });
 
-test('variants with different labels are DUPLICATE_OBJECT: policies select one template by its labels', () => {
-  const { model } = render([
+test('variants with different labels are DUPLICATE_OBJECT: policies select one template by its labels', async () => {
+  const { model } = await render([
     policyFile,
     ...CLUSTERS.map(clusterFile),
     webFrom('apps/staging', { clusterNames: ['m1'] }, 'web:staging', 1, { env: 'staging' }),
@@ -162,14 +162,14 @@ test('variants with different labels are DUPLICATE_OBJECT: policies select one t
   assert.not.ok(model.templates.has(KEY));
 });
 
-test('a scoped unit and a plain file defining the same object stay DUPLICATE_OBJECT; a template without scoped units has no variants', () => {
+test('a scoped unit and a plain file defining the same object stay DUPLICATE_OBJECT; a template without scoped units has no variants', async () => {
   const plain = emptyFileObjects('templates/web.yaml', {
     templates: webFrom('x', undefined, 'web:plain', 1).templates.map((t) => ({
       ...t,
       source: { ...t.source, file: 'templates/web.yaml' },
     })),
   });
-  const { model } = render([
+  const { model } = await render([
     ...CLUSTERS.map(clusterFile),
     plain,
     webFrom('apps/production', { clusterNames: ['m3'] }, 'web:prod', 1),
@@ -179,12 +179,12 @@ test('a scoped unit and a plain file defining the same object stay DUPLICATE_OBJ
     JSON.stringify(model.problems),
   );
   assert.ok(model.held.has(KEY));
-  const alone = render([...CLUSTERS.map(clusterFile), plain]).model.templates.get(KEY)!;
+  const alone = (await render([...CLUSTERS.map(clusterFile), plain])).model.templates.get(KEY)!;
   assert.not.ok('variants' in alone);
 });
 
-test('a scope that selects no registered cluster is what NO_CLUSTER_FITS names, with the fix to widen it', () => {
-  const { out } = render([
+test('a scope that selects no registered cluster is what NO_CLUSTER_FITS names, with the fix to widen it', async () => {
+  const { out } = await render([
     policyFile,
     ...CLUSTERS.map(clusterFile),
     webFrom('apps/production', { clusterNames: ['elsewhere'] }, 'web:prod', 4),
@@ -202,10 +202,10 @@ test('a scope that selects no registered cluster is what NO_CLUSTER_FITS names, 
   assert.equal(out.indexChanges.get(KEY)?.clusters, []);
 });
 
-test('one scoped unit outputting an object twice is DUPLICATE_OBJECT, whichever clusters its scope selects', () => {
+test('one scoped unit outputting an object twice is DUPLICATE_OBJECT, whichever clusters its scope selects', async () => {
   const twice = webFrom('apps/production', { clusterNames: ['elsewhere'] }, 'web:prod', 1);
   twice.templates.push({ ...twice.templates[0]!, source: { ...twice.templates[0]!.source, line: 20 } });
-  const { model } = render([...CLUSTERS.map(clusterFile), twice]);
+  const { model } = await render([...CLUSTERS.map(clusterFile), twice]);
   assert.ok(
     model.problems.some((p) => p.code === 'DUPLICATE_OBJECT' && p.line === 20),
     JSON.stringify(model.problems),
@@ -213,18 +213,18 @@ test('one scoped unit outputting an object twice is DUPLICATE_OBJECT, whichever 
   assert.ok(model.held.has(KEY));
 });
 
-test('a Divided result kept as it was (steady mode) still says which clusters the scope leaves out', () => {
+test('a Divided result kept as it was (steady mode) still says which clusters the scope leaves out', async () => {
   const files = [
     policyFile,
     ...CLUSTERS.map(clusterFile),
     webFrom('apps/production', { labelSelector: { matchLabels: { env: 'prod' } } }, 'web:prod', 4),
   ];
-  const first = render(files);
+  const first = await render(files);
   const binding = parseYamlValue(
     first.out.edits.get('bindings/default/web-deployment.yaml') as string,
   ) as ResourceBinding;
   const model = assembleModel(files);
-  const again = renderTemplates({
+  const again = await renderTemplates({
     model,
     affected: new Set([KEY]),
     previousIndex: viewOfWhole(applyTemplateChanges(emptyIndex(), first.out.indexChanges)),
