@@ -106,7 +106,8 @@ try {
   if (!coldCommit) throw new Error('the cold render made no output commit');
   progress(
     `cold render: ${cold.report.seconds.toFixed(2)} s in process (${cold.report.cpuSeconds.toFixed(2)} s CPU), ${cold.wall.toFixed(2)} s wall, peak RSS ${cold.peakRssMb.toFixed(0)} MB ` +
-      `(${cold.rssSource}), ${cold.report.filesWritten} files written, ${cold.report.warnings} warnings`,
+      `(${cold.rssSource}), ${cold.report.filesWritten} files written, ${cold.report.warnings} warnings, ` +
+      `event loop held ${cold.report.longestStallMs.toFixed(0)} ms at most`,
   );
 
   // 3. Incremental syncs, right after the cold render (before the steps below fill this process's heap): one source
@@ -251,6 +252,7 @@ try {
     render_cold_wall_s: cold.wall,
     render_cold_cpu_s: cold.report.cpuSeconds,
     peak_rss_mb: cold.peakRssMb,
+    render_cold_longest_stall_ms: cold.report.longestStallMs,
     fast_import_s: fastImportS,
     render_vs_fast_import: cold.report.seconds / fastImportS,
     sync_one_template_s: syncs.template!.seconds,
@@ -373,6 +375,7 @@ interface ChildReport {
   seconds: number;
   cpuSeconds: number;
   maxRssKb: number;
+  longestStallMs: number;
   outputCommit: string | null;
   filesWritten: number;
   errors: number;
