@@ -1,3 +1,4 @@
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { parseTree } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
 import { isSafeEntryName } from './safeEntryName.ts';
@@ -43,7 +44,10 @@ export async function listTreeFiles(
   // a walk past the bound stops after reading about that many entries; and a chain of folders thousands deep does not
   // grow the stack.
   const pending: { oid: string; prefix: string }[] = [{ oid: treeOid, prefix: '' }];
+  // Tens of thousands of folders in a large source: the event loop gets a turn between two of them now and then.
+  const turns = eventLoopTurns();
   for (let next = pending.pop(); next; next = pending.pop()) {
+    if (turns.due()) await turns.give();
     const entries = entriesOf(next.oid);
     budget.spend(entries.length, next.prefix);
     for (const e of entries) {

@@ -39,11 +39,12 @@ export async function writeTreeEdits(
   edits: ReadonlyMap<string, FileEdit>,
   opts: { consume?: boolean } = {},
 ): Promise<string> {
-  const root = buildEditTree(edits);
+  // Millions of edits and thousands of folders on a cold render: the event loop gets a turn now and then.
+  const turns = eventLoopTurns();
+  const root = await buildEditTree(edits, turns);
   if (opts.consume && edits instanceof Map) edits.clear();
   await pack.settle(); // blobs added by entry (addBlob) get their ids with their compression, on another thread
-  // Thousands of folders on a cold render: the event loop gets a turn between two of them now and then.
-  const oid = await applyEdits(repo, pack, baseTree, root, eventLoopTurns());
+  const oid = await applyEdits(repo, pack, baseTree, root, turns);
   return oid ?? pack.add('tree', new Uint8Array(0));
 }
 
@@ -52,10 +53,16 @@ export async function writeTreeEdits(
  * walked and checked once, and a file costs one entry in its folder (its name a slice of the path), not a split of
  * its whole path.
  */
-function buildEditTree(edits: ReadonlyMap<string, FileEdit>): EditNode {
+async function buildEditTree(edits: ReadonlyMap<string, FileEdit>, turns: EventLoopTurns): Promise<EditNode> {
   const root: EditNode = { files: new Map(), dirs: NO_DIRS };
   const folders = new Map<string, EditNode>();
+  let sinceAsked = 0;
   for (const [path, content] of edits) {
+    // Asked every thousand edits: one edit costs far less than asking the clock.
+    if (++sinceAsked === 1024) {
+      sinceAsked = 0;
+      if (turns.due()) await turns.give();
+    }
     const slash = path.lastIndexOf('/');
     let node = root;
     if (slash >= 0) {

@@ -21,9 +21,14 @@ export function eventLoopTurns(sliceMs = SLICE_MS): EventLoopTurns {
   return {
     due: () => performance.now() >= sliceEnds,
     async give() {
-      // An immediate, not a resolved promise: microtasks would run before any timer or socket got its turn.
-      await nextImmediate();
+      await eventLoopTurn();
       sliceEnds = performance.now() + sliceMs;
     },
   };
+}
+
+/** One turn of the event loop, between two steps of long work. */
+export async function eventLoopTurn(): Promise<void> {
+  // An immediate, not a resolved promise: microtasks would run before any timer or socket got its turn.
+  await nextImmediate();
 }

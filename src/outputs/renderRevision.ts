@@ -1,3 +1,4 @@
+import { eventLoopTurn } from '../concurrency/eventLoopTurns.ts';
 import { keepIncumbents } from '../documents/keepIncumbents.ts';
 import {
   AUTOSCALED_TRAILER,
@@ -287,12 +288,15 @@ export async function renderRevision(
       releaseTemplates: true,
       ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),
     });
+    // Each step below walks the whole fleet once on a cold render: the event loop gets a turn between them.
+    await eventLoopTurn();
     const previousFileCount = index.sourceFileCount();
     // A retried binding may come out with the same files and only its index entry changed (it waits on less).
     const indexChanged = [...out.indexChanges].some(
       ([key, entry]) => !deepEqual(index.template(key), entry ?? undefined),
     );
     await applyIndexChanges(index, out.indexChanges);
+    await eventLoopTurn();
     const key = clusterStateKey(observed);
     const check = nextFailoverCheck(model, observed, now);
     const evictions = index.evictingTemplates().length;
@@ -327,6 +331,7 @@ export async function renderRevision(
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
     await updateFileIndex(index, touchedFiles, loaded.model.unreadableFiles);
+    await eventLoopTurn();
     // Every file the current rule makes a Karmada file is now flagged so: a full load touched every file, and an
     // incremental one from an index of an older rule the files that rule lacked (loadSource.ts).
     index.setKarmadaFilesByCurrentRule();
@@ -349,6 +354,7 @@ export async function renderRevision(
     const filesWritten = out.edits.size;
     const edits: Map<string, FileEdit> = out.edits;
     for (const [path, text] of index.edits()) edits.set(path, text);
+    await eventLoopTurn();
     const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
     const customizations = serializeInterpreterCustomizations(
       loaded.model.interpreterCustomizations.map((c) => c.object),
@@ -369,6 +375,7 @@ export async function renderRevision(
 
     const problems = [...loaded.model.problems, ...out.problems];
     const changes = summarizeChanges(out.edits, files);
+    await eventLoopTurn();
     const tree = await writeTreeEdits(repo, pack, headTree, edits, { consume: true });
     // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
     const identity = flotillaIdentity(rerender ? now : source.committer);
