@@ -174,14 +174,14 @@ export class PackWriter {
       this.#renameOrDiscard(pack.file, `${base}.pack`);
       const idx = tempName(packDir);
       try {
-        writePackIdx(this.repo.fs, idx, this.#entries, checksum);
+        await writePackIdx(this.repo.fs, idx, this.#entries, checksum);
       } catch (err) {
         this.repo.fs.rmSync(idx, { force: true });
         throw err;
       }
       this.#renameOrDiscard(idx, `${base}.idx`);
       this.#reset();
-      mergeSmallPacks(this.repo);
+      await mergeSmallPacks(this.repo);
       return { packFile: `${base}.pack`, ...result };
     } catch (err) {
       this.#failure = err as Error;
@@ -303,9 +303,9 @@ export class PackWriter {
  * readable whatever the merge does, so its failure (a full disk) fails nothing: the packs stay as they were, and the
  * next flush tries again.
  */
-function mergeSmallPacks(repo: GitRepo): void {
+async function mergeSmallPacks(repo: GitRepo): Promise<void> {
   try {
-    consolidatePacks(repo);
+    await consolidatePacks(repo);
   } catch {
     // left as they were (see above)
   }

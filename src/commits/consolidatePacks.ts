@@ -78,7 +78,7 @@ export interface MergedPacks {
  * would spread the damage) or that holds an object another merged pack holds too (dropping one copy would shift
  * the offsets its run's deltas count on).
  */
-export function consolidatePacks(repo: GitRepo, limit = PACK_LIMIT): MergedPacks | null {
+export async function consolidatePacks(repo: GitRepo, limit = PACK_LIMIT): Promise<MergedPacks | null> {
   const dir = path.join(repo.gitdir, 'objects', 'pack');
   const fs = repo.fs;
   let files: string[];
@@ -152,7 +152,7 @@ export function consolidatePacks(repo: GitRepo, limit = PACK_LIMIT): MergedPacks
       const base = path.join(dir, `pack-${checksum.toString('hex')}`);
       fs.renameSync(temp, `${base}.pack`);
       temp = tempName(dir);
-      writePackIdx(fs, temp, entries, checksum);
+      await writePackIdx(fs, temp, entries, checksum);
       fs.renameSync(temp, `${base}.idx`);
       temp = null;
       for (const run of runs) removePack(fs, dir, run.name);

@@ -31,7 +31,7 @@ export async function diffTrees(
     if (!found) compared.set(key, (found = comparePair(repo, pair)));
     return found;
   };
-  refuseLargeWalk<Pair>(newTree, limit, { oldOid: oldTree, newOid: newTree }, pairKey, (pair) => {
+  await refuseLargeWalk<Pair>(newTree, limit, { oldOid: oldTree, newOid: newTree }, pairKey, (pair) => {
     const { spent, changed, below } = compare(pair);
     let longestName = 0;
     for (const c of changed) longestName = Math.max(longestName, utf8Bytes(c.name));

@@ -29,7 +29,7 @@ export async function listTreeFiles(
     if (!entries) parsed.set(oid, (entries = parseTree(readTreeBytes(repo, oid))));
     return entries;
   };
-  refuseLargeWalk(treeOid, limit, treeOid, String, (oid) => {
+  await refuseLargeWalk(treeOid, limit, treeOid, String, (oid) => {
     const entries = entriesOf(oid);
     const below: { name: string; node: string }[] = [];
     let longestName = 0;

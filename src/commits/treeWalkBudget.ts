@@ -1,3 +1,4 @@
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { MAX_PATH_BYTES, TreeTooLargeError } from './TreeTooLargeError.ts';
 
 /**
@@ -55,15 +56,17 @@ export interface WalkStep<K> {
  * seconds, hundreds of MB) before its count stopped it. The walk still counts: this is the cheap early no, not the
  * bound. A folder's total is its own entries plus its subfolders' totals, a subfolder once for each name it has.
  */
-export function refuseLargeWalk<K>(
+export async function refuseLargeWalk<K>(
   tree: string,
   limit: TreeWalkLimit,
   root: K,
   keyOf: (node: K) => string,
   read: (node: K) => WalkStep<K>,
-): void {
+): Promise<void> {
   const maxEntries = limit.maxEntries;
   if (maxEntries === undefined) return;
+  // A large source has tens of thousands of folders: the event loop gets a turn between two of them now and then.
+  const turns = eventLoopTurns();
   // Per folder: the entries the walk would count in it, and its longest path in bytes (relative, no leading '/').
   const totals = new Map<string, { entries: number; bytes: number }>();
   interface Pending {
@@ -76,6 +79,7 @@ export function refuseLargeWalk<K>(
   // Depth first from a list: a folder is summed once every folder below it is.
   const stack: Pending[] = [{ node: root, key: keyOf(root), path: '', pathBytes: 0 }];
   while (stack.length > 0) {
+    if (turns.due()) await turns.give();
     const top = stack[stack.length - 1]!;
     if (totals.has(top.key)) {
       stack.pop();

@@ -1,12 +1,20 @@
 import { createHash } from 'node:crypto';
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import type { PackEntries } from './PackEntries.ts';
 import type { GitRepo } from './types.ts';
 
 /**
  * The version 2 .idx of a pack, written to `file` section by section (fan-out, names, CRCs, offsets, 64-bit offsets,
- * checksums) from the compact entries: a pack of millions of objects never has its index in memory whole.
+ * checksums) from the compact entries: a pack of millions of objects never has its index in memory whole. Those
+ * millions take seconds: the event loop gets a turn between two chunks now and then.
  */
-export function writePackIdx(fs: GitRepo['fs'], file: string, entries: PackEntries, packChecksum: Buffer): void {
+export async function writePackIdx(
+  fs: GitRepo['fs'],
+  file: string,
+  entries: PackEntries,
+  packChecksum: Buffer,
+): Promise<void> {
+  const turns = eventLoopTurns();
   const order = entries.writtenInOidOrder();
   const n = order.length;
   const hash = createHash('sha1');
@@ -27,19 +35,20 @@ export function writePackIdx(fs: GitRepo['fs'], file: string, entries: PackEntri
       head.writeUInt32BE(total, 8 + b * 4);
     }
     out(head);
-    const inChunks = (width: number, fill: (chunk: Buffer, at: number, entry: number) => void) => {
+    const inChunks = async (width: number, fill: (chunk: Buffer, at: number, entry: number) => void) => {
       for (let start = 0; start < n; start += CHUNK) {
+        if (turns.due()) await turns.give();
         const end = Math.min(n, start + CHUNK);
         const chunk = Buffer.allocUnsafe((end - start) * width);
         for (let k = start; k < end; k++) fill(chunk, (k - start) * width, order[k]!);
         out(chunk);
       }
     };
-    inChunks(20, (chunk, at, i) => chunk.set(entries.oidAt(i), at));
-    inChunks(4, (chunk, at, i) => chunk.writeUInt32BE(entries.crcAt(i), at));
+    await inChunks(20, (chunk, at, i) => chunk.set(entries.oidAt(i), at));
+    await inChunks(4, (chunk, at, i) => chunk.writeUInt32BE(entries.crcAt(i), at));
     // Packs over 2 GiB: an offset past 31 bits is an index into the 64-bit table that follows.
     const large: number[] = [];
-    inChunks(4, (chunk, at, i) => {
+    await inChunks(4, (chunk, at, i) => {
       const offset = entries.offsetAt(i);
       if (offset < 0x80000000) chunk.writeUInt32BE(offset, at);
       else chunk.writeUInt32BE((0x80000000 | (large.push(offset) - 1)) >>> 0, at);

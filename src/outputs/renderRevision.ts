@@ -1,4 +1,4 @@
-import { eventLoopTurn } from '../concurrency/eventLoopTurns.ts';
+import { eventLoopTurn, eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { keepIncumbents } from '../documents/keepIncumbents.ts';
 import {
   AUTOSCALED_TRAILER,
@@ -23,7 +23,7 @@ import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { entriesByNamespace, removedNamespaces } from '../works/deletionProtection.ts';
 import type { Problem } from '../errors/problem.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
-import { CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
+import { clusterOfPath, CLUSTERS_PATH, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
 import {
   INTERPRETERS_PATH,
@@ -374,7 +374,7 @@ export async function renderRevision(
     }
 
     const problems = [...loaded.model.problems, ...out.problems];
-    const changes = summarizeChanges(out.edits, files);
+    const changes = await summarizeChanges(out.edits, files);
     await eventLoopTurn();
     const tree = await writeTreeEdits(repo, pack, headTree, edits, { consume: true });
     // A re-render for cluster state happens at a moment, not at a source commit: its commit carries that moment.
@@ -650,12 +650,22 @@ async function updateFileIndex(
  * Added vs changed per cluster. Every edit belongs to an affected template, whose previous files were read
  * already, so `previousFiles` says what existed: no walk over the whole index on each commit.
  */
-function summarizeChanges(edits: ReadonlyMap<string, unknown>, previousFiles: PreviousFiles): ClusterChanges {
+async function summarizeChanges(
+  edits: ReadonlyMap<string, unknown>,
+  previousFiles: PreviousFiles,
+): Promise<ClusterChanges> {
   const changes: ClusterChanges = {};
+  // Millions of edits on a cold render of a large fleet: the event loop gets a turn now and then.
+  const turns = eventLoopTurns();
+  let sinceAsked = 0;
   for (const [path, text] of edits) {
-    const m = /^clusters\/([^/]+)\//.exec(path);
-    if (!m) continue;
-    const c = (changes[m[1]!] ??= { added: [], changed: [], removed: [] });
+    if (++sinceAsked === 1024) {
+      sinceAsked = 0;
+      if (turns.due()) await turns.give();
+    }
+    const cluster = clusterOfPath(path);
+    if (cluster === undefined) continue;
+    const c = (changes[cluster] ??= { added: [], changed: [], removed: [] });
     if (text === null) c.removed.push(path);
     else if (previousFiles.has(path)) c.changed.push(path);
     else c.added.push(path);

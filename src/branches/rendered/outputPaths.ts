@@ -66,6 +66,13 @@ export function clusterFolder(cluster: string): string {
   return `clusters/${cluster}/`;
 }
 
+/** The cluster whose folder holds `path`, or undefined for a path outside every cluster's folder. */
+export function clusterOfPath(path: string): string | undefined {
+  if (!path.startsWith('clusters/')) return undefined;
+  const end = path.indexOf('/', 9);
+  return end > 9 ? path.slice(9, end) : undefined;
+}
+
 export function bindingPath(ref: ObjectRef): string {
   return assertInside(
     'bindings/',
