@@ -201,15 +201,7 @@ export function replicationControllerViolations(controller: Json): KubeViolation
   const matches = Object.entries(selector).every(
     ([key, value]) => isObject(labels) && Object.hasOwn(labels, key) && String(labels[key]) === String(value ?? ''),
   );
-  if (!matches)
-    errors.push(
-      invalid(
-        ['spec', 'template', 'metadata', 'labels'],
-        undefined,
-        '`selector` does not match template `labels`',
-        goStringMapText(labels),
-      ),
-    );
+  if (!matches) errors.push(selectorMismatch(labels));
   errors.push(...podSpecViolations(template.spec ?? {}, ['spec', 'template', 'spec']));
   errors.push(...alwaysRestartingViolations(spec, 'ReplicationController'));
   return errors;
@@ -248,16 +240,18 @@ function selectorViolations(
     );
   const parsed = selectorErrors.length === 0;
   if (parsed && !empty && !(isSet(selector) && matchLabelSelector(selector, labels ?? {})))
-    errors.push(
-      invalid(
-        ['spec', 'template', 'metadata', 'labels'],
-        undefined,
-        '`selector` does not match template `labels`',
-        goStringMapText(labels),
-      ),
-    );
+    errors.push(selectorMismatch(labels));
   return { errors, parsed };
 }
+
+/** The pod template's labels, which the workload's selector does not select. */
+const selectorMismatch = (labels: unknown): KubeViolation =>
+  invalid(
+    ['spec', 'template', 'metadata', 'labels'],
+    undefined,
+    '`selector` does not match template `labels`',
+    goStringMapText(labels),
+  );
 
 /** What a Deployment or ReplicaSet reports for a selector that does not parse, in place of its pod template's checks. */
 const unparsedSelector = (selector: Json): KubeViolation =>
