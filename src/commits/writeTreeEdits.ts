@@ -1,4 +1,4 @@
-import { eventLoopTurns, type EventLoopTurns } from '../concurrency/eventLoopTurns.ts';
+import { eventLoopTurns, SLICE_MS, type EventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import type { PackWriter } from './PackWriter.ts';
 import { findTreeEntries, parseTree, type FoundEntry } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
@@ -40,11 +40,10 @@ export async function writeTreeEdits(
   opts: { consume?: boolean } = {},
 ): Promise<string> {
   // Millions of edits and thousands of folders on a cold render: the event loop gets a turn now and then.
-  const turns = eventLoopTurns();
-  const root = await buildEditTree(edits, turns);
+  const root = await buildEditTree(edits, eventLoopTurns(SLICE_MS, { clockEvery: 1024 }));
   if (opts.consume && edits instanceof Map) edits.clear();
   await pack.settle(); // blobs added by entry (addBlob) get their ids with their compression, on another thread
-  const oid = await applyEdits(repo, pack, baseTree, root, turns);
+  const oid = await applyEdits(repo, pack, baseTree, root, eventLoopTurns());
   return oid ?? pack.add('tree', new Uint8Array(0));
 }
 
@@ -56,13 +55,8 @@ export async function writeTreeEdits(
 async function buildEditTree(edits: ReadonlyMap<string, FileEdit>, turns: EventLoopTurns): Promise<EditNode> {
   const root: EditNode = { files: new Map(), dirs: NO_DIRS };
   const folders = new Map<string, EditNode>();
-  let sinceAsked = 0;
   for (const [path, content] of edits) {
-    // Asked every thousand edits: one edit costs far less than asking the clock.
-    if (++sinceAsked === 1024) {
-      sinceAsked = 0;
-      if (turns.due()) await turns.give();
-    }
+    if (turns.due()) await turns.give();
     const slash = path.lastIndexOf('/');
     let node = root;
     if (slash >= 0) {

@@ -1,4 +1,4 @@
-import { eventLoopTurn, eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
+import { eventLoopTurn, eventLoopTurns, SLICE_MS } from '../concurrency/eventLoopTurns.ts';
 import { keepIncumbents } from '../documents/keepIncumbents.ts';
 import {
   AUTOSCALED_TRAILER,
@@ -656,13 +656,9 @@ async function summarizeChanges(
 ): Promise<ClusterChanges> {
   const changes: ClusterChanges = {};
   // Millions of edits on a cold render of a large fleet: the event loop gets a turn now and then.
-  const turns = eventLoopTurns();
-  let sinceAsked = 0;
+  const turns = eventLoopTurns(SLICE_MS, { clockEvery: 1024 });
   for (const [path, text] of edits) {
-    if (++sinceAsked === 1024) {
-      sinceAsked = 0;
-      if (turns.due()) await turns.give();
-    }
+    if (turns.due()) await turns.give();
     const cluster = clusterOfPath(path);
     if (cluster === undefined) continue;
     const c = (changes[cluster] ??= { added: [], changed: [], removed: [] });

@@ -42,4 +42,9 @@ test('due() is false right after a turn and true again once the slice has run', 
   assert.ok(turns.due());
 });
 
+test('with clockEvery, due() reads the clock once in that many calls', async () => {
+  const turns = eventLoopTurns(0, { clockEvery: 3 });
+  assert.equal([turns.due(), turns.due(), turns.due(), turns.due()], [false, false, true, false]);
+});
+
 test.run();
