@@ -3,7 +3,7 @@ import { readRef } from '../commits/readRef.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isBlobMode, isTreeMode, type CommitInfo, type GitRepo, type TreeEntry } from '../commits/types.ts';
 import { parseTrailers, renderedAgainFor } from '../branches/rendered/trailers.ts';
-import { CLUSTER_SCOPED_FOLDER } from '../branches/rendered/outputPaths.ts';
+import { CLUSTER_SCOPED_FOLDER, clusterOfPath } from '../branches/rendered/outputPaths.ts';
 import { formatGitDate } from './formatGitDate.ts';
 import { parsePullRequestNumber } from './parsePullRequestNumber.ts';
 
@@ -128,7 +128,7 @@ async function record(
     const a = before.get(path);
     const b = now.get(path);
     if (a === b) continue;
-    const cluster = path.startsWith('clusters/') ? path.split('/')[1]! : null;
+    const cluster = clusterOfPath(path) ?? null;
     changes.push({ cluster, change: a === undefined ? 'added' : b === undefined ? 'removed' : 'modified', path });
   }
   if (changes.length === 0) return;
