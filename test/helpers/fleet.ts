@@ -242,14 +242,19 @@ export function configMap(
  * An nginx Deployment with small requests, so capacity-aware scheduling has something to count; without them
  * (`requests: false`) Karmada takes it for a workload only while its replicas are above 0.
  */
-export function deployment(name: string, replicas: number, opts: { requests?: boolean } = {}): string {
+export function deployment(
+  name: string,
+  replicas: number,
+  opts: { requests?: boolean; labels?: Record<string, string> } = {},
+): string {
+  const labels = Object.entries(opts.labels ?? {}).map(([k, v]) => `\n    ${k}: ${JSON.stringify(v)}`);
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: ${name}
   namespace: default
   labels:
-    app: ${name}
+    app: ${name}${labels.join('')}
 spec:
   replicas: ${replicas}
   selector:

@@ -12,7 +12,7 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { connectKubeconfig } from '../../src/deliveries/connectKubeTarget.ts';
 import type { KubeTarget } from '../../src/deliveries/KubeTarget.ts';
 import { reconcileOnce, reconcileStatusOnce } from '../../src/reconcile.ts';
-import { clusterRegistration, makeFleet, weightedPolicy, type Fleet } from '../helpers/fleet.ts';
+import { clusterRegistration, deployment, makeFleet, weightedPolicy, type Fleet } from '../helpers/fleet.ts';
 import { untilTrue, type ChangeSource } from '../helpers/untilTrue.ts';
 
 const CLUSTERS = ['member1', 'member2'] as const;
@@ -30,20 +30,7 @@ test.after(async () => {
 
 const FILES = {
   ...Object.fromEntries(CLUSTERS.map((c) => [`clusters/${c}.yaml`, clusterRegistration(c)])),
-  'templates/web.yaml': `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: default
-  labels: {resourcetemplate.karmada.io/retain-replicas: "true"}
-spec:
-  replicas: 4
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx}]
-`,
+  'templates/web.yaml': deployment('web', 4, { labels: { 'resourcetemplate.karmada.io/retain-replicas': 'true' } }),
   'policies/web.yaml': weightedPolicy('web', [...CLUSTERS]),
 };
 
