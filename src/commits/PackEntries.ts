@@ -1,19 +1,22 @@
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
+
 /**
  * What a pack being written remembers of each object, in typed arrays: its id (20 bytes), where its entry starts in
  * the pack and the entry's CRC-32, the three things the .idx needs, its type and compressed length (to read a tree
  * back), and an open-addressing table from id to entry for "added twice?". About 50 bytes an object, where a Map of hex ids to objects cost some hundreds: a cold render of
  * 50,000 templates on 500 clusters packs about 3.5 million of them.
+ *
+ * The arrays come in blocks of a fixed number of entries and the table in 256 parts, one per first byte of the id:
+ * growing adds a block or rehashes one part, never copies or rehashes millions of entries at once (one such step held
+ * a cold render's event loop for seconds, and held the old arrays and the new ones in memory together).
  */
 export class PackEntries {
   #count = 0;
-  #oids = new Uint8Array(20 * INITIAL);
-  #offsets = new Float64Array(INITIAL);
-  #crcs = new Uint32Array(INITIAL);
-  /** Pack type code (1 commit, 2 tree, 3 blob) and compressed length: to read a tree or commit back from the pack. */
-  #types = new Uint8Array(INITIAL);
-  #lengths = new Uint32Array(INITIAL);
-  /** Entry index + 1 in the slot of its id's hash; 0 = empty. Kept at most half full. */
-  #table = new Int32Array(2 * INITIAL);
+  #blocks: Block[] = [];
+  /** Entry index + 1 in the slot of its id's hash; 0 = empty. Each part is kept at most half full. */
+  #tables = Array.from({ length: TABLES }, () => new Int32Array(INITIAL_TABLE));
+  /** Entries in each part of the table. */
+  #filled = new Uint32Array(TABLES);
 
   get count(): number {
     return this.#count;
@@ -21,9 +24,10 @@ export class PackEntries {
 
   /** The entry of `oid` (20 bytes), or -1. */
   find(oid: Uint8Array): number {
-    const mask = this.#table.length - 1;
+    const table = this.#tables[oid[0]!]!;
+    const mask = table.length - 1;
     for (let slot = hashOf(oid) & mask; ; slot = (slot + 1) & mask) {
-      const at = this.#table[slot]!;
+      const at = table[slot]!;
       if (at === 0) return -1;
       if (this.#sameOid(at - 1, oid)) return at - 1;
     }
@@ -31,11 +35,12 @@ export class PackEntries {
 
   /** A new entry for `oid` (not there yet: see find) of that pack type code, written later (setWritten). */
   add(oid: Uint8Array, type: number): number {
-    if (this.#count === this.#offsets.length) this.#grow();
-    const i = this.#count++;
-    this.#oids.set(oid, 20 * i);
-    this.#types[i] = type;
-    this.#offsets[i] = NOT_WRITTEN;
+    const i = this.#next();
+    const b = this.#block(i);
+    const k = i & BLOCK_MASK;
+    b.oids.set(oid, 20 * k);
+    b.types[k] = type;
+    b.offsets[k] = NOT_WRITTEN;
     this.#insert(i);
     return i;
   }
@@ -45,15 +50,15 @@ export class PackEntries {
    * setOid gives it one.
    */
   addPending(type: number): number {
-    if (this.#count === this.#offsets.length) this.#grow();
-    const i = this.#count++;
-    this.#types[i] = type;
-    this.#offsets[i] = PENDING;
+    const i = this.#next();
+    const b = this.#block(i);
+    b.types[i & BLOCK_MASK] = type;
+    b.offsets[i & BLOCK_MASK] = PENDING;
     return i;
   }
 
   isPending(i: number): boolean {
-    return this.#offsets[i] === PENDING;
+    return this.offsetAt(i) === PENDING;
   }
 
   /**
@@ -62,70 +67,87 @@ export class PackEntries {
    */
   setOid(i: number, oid: Uint8Array): number {
     const first = this.find(oid);
-    this.#oids.set(oid, 20 * i);
+    const b = this.#block(i);
+    const k = i & BLOCK_MASK;
+    b.oids.set(oid, 20 * k);
     if (first >= 0) {
-      this.#offsets[i] = DUPLICATE;
+      b.offsets[k] = DUPLICATE;
       return first;
     }
-    this.#offsets[i] = NOT_WRITTEN;
+    b.offsets[k] = NOT_WRITTEN;
     this.#insert(i);
     return i;
   }
 
   oidAt(i: number): Uint8Array {
-    return this.#oids.subarray(20 * i, 20 * i + 20);
+    const k = i & BLOCK_MASK;
+    return this.#block(i).oids.subarray(20 * k, 20 * k + 20);
   }
 
   hexAt(i: number): string {
-    return Buffer.from(this.#oids.buffer, this.#oids.byteOffset + 20 * i, 20).toString('hex');
+    const oids = this.#block(i).oids;
+    return Buffer.from(oids.buffer, oids.byteOffset + 20 * (i & BLOCK_MASK), 20).toString('hex');
   }
 
   /** Written at `offset` of the pack (its header), with this CRC-32 over header and compressed bytes. */
   setWritten(i: number, offset: number, crc: number, deflatedLength: number): void {
-    this.#offsets[i] = offset;
-    this.#crcs[i] = crc;
-    this.#lengths[i] = deflatedLength;
+    const b = this.#block(i);
+    const k = i & BLOCK_MASK;
+    b.offsets[k] = offset;
+    b.crcs[k] = crc;
+    b.lengths[k] = deflatedLength;
   }
 
   typeAt(i: number): number {
-    return this.#types[i]!;
+    return this.#block(i).types[i & BLOCK_MASK]!;
   }
 
   deflatedLengthAt(i: number): number {
-    return this.#lengths[i]!;
+    return this.#block(i).lengths[i & BLOCK_MASK]!;
   }
 
   /** Not written: the repository has it already. */
   setSkipped(i: number): void {
-    this.#offsets[i] = SKIPPED;
+    this.#block(i).offsets[i & BLOCK_MASK] = SKIPPED;
   }
 
   offsetAt(i: number): number {
-    return this.#offsets[i]!;
+    return this.#block(i).offsets[i & BLOCK_MASK]!;
   }
 
   crcAt(i: number): number {
-    return this.#crcs[i]!;
+    return this.#block(i).crcs[i & BLOCK_MASK]!;
   }
 
   isWritten(i: number): boolean {
-    return this.#offsets[i]! >= 0;
+    return this.offsetAt(i) >= 0;
   }
 
-  /** The written entries in id order, as the .idx lists them. */
-  writtenInOidOrder(): Uint32Array {
+  /**
+   * The written entries in id order, as the .idx lists them. Millions of them after a cold render: the event loop
+   * gets a turn between steps now and then.
+   */
+  async writtenInOidOrder(): Promise<Uint32Array> {
+    const turns = eventLoopTurns();
     const written: number[] = [];
-    for (let i = 0; i < this.#count; i++) if (this.isWritten(i)) written.push(i);
+    for (let i = 0; i < this.#count; i++) {
+      if ((i & BLOCK_MASK) === 0 && turns.due()) await turns.give();
+      if (this.isWritten(i)) written.push(i);
+    }
     // A native numeric sort on the first 3 bytes of the id (24 bits) with the entry in the low 29 bits: exact in a
     // double, no comparator call per pair. Only runs sharing those 3 bytes (a few per thousand) are compared whole.
     const keys = new Float64Array(written.length);
-    written.forEach((i, k) => {
-      keys[k] = (this.#oids[20 * i]! * 65536 + this.#oids[20 * i + 1]! * 256 + this.#oids[20 * i + 2]!) * 2 ** 29 + i;
-    });
+    for (let k = 0; k < written.length; k++) {
+      if ((k & BLOCK_MASK) === 0 && turns.due()) await turns.give();
+      const id = this.oidAt(written[k]!);
+      keys[k] = (id[0]! * 65536 + id[1]! * 256 + id[2]!) * 2 ** 29 + written[k]!;
+    }
     keys.sort();
+    await turns.give();
     const order = new Uint32Array(keys.length);
     for (let k = 0; k < keys.length; k++) order[k] = keys[k]! % 2 ** 29;
     for (let start = 0; start < order.length; ) {
+      if (turns.due()) await turns.give();
       let end = start + 1;
       const prefix = Math.floor(keys[start]! / 2 ** 29);
       while (end < order.length && Math.floor(keys[end]! / 2 ** 29) === prefix) end++;
@@ -139,57 +161,90 @@ export class PackEntries {
   }
 
   #compareOids(a: number, b: number): number {
+    const x = this.oidAt(a);
+    const y = this.oidAt(b);
     for (let k = 0; k < 20; k++) {
-      const d = this.#oids[20 * a + k]! - this.#oids[20 * b + k]!;
+      const d = x[k]! - y[k]!;
       if (d !== 0) return d;
     }
     return 0;
   }
 
   #sameOid(i: number, oid: Uint8Array): boolean {
-    const base = 20 * i;
-    for (let k = 0; k < 20; k++) if (this.#oids[base + k] !== oid[k]) return false;
+    const oids = this.#block(i).oids;
+    const base = 20 * (i & BLOCK_MASK);
+    for (let k = 0; k < 20; k++) if (oids[base + k] !== oid[k]) return false;
     return true;
   }
 
-  #insert(i: number): void {
-    const mask = this.#table.length - 1;
-    let slot = hashOf(this.oidAt(i)) & mask;
-    while (this.#table[slot] !== 0) slot = (slot + 1) & mask;
-    this.#table[slot] = i + 1;
+  #block(i: number): Block {
+    return this.#blocks[i >>> BLOCK_BITS]!;
   }
 
-  #grow(): void {
-    const size = this.#offsets.length * 2;
-    if (size > MAX_ENTRIES) throw new Error(`a pack of more than ${MAX_ENTRIES} objects`);
-    const oids = new Uint8Array(20 * size);
-    oids.set(this.#oids);
-    this.#oids = oids;
-    const offsets = new Float64Array(size);
-    offsets.set(this.#offsets);
-    this.#offsets = offsets;
-    const crcs = new Uint32Array(size);
-    crcs.set(this.#crcs);
-    this.#crcs = crcs;
-    const types = new Uint8Array(size);
-    types.set(this.#types);
-    this.#types = types;
-    const lengths = new Uint32Array(size);
-    lengths.set(this.#lengths);
-    this.#lengths = lengths;
-    this.#table = new Int32Array(2 * size);
-    for (let i = 0; i < this.#count; i++)
-      if (this.#offsets[i] !== PENDING && this.#offsets[i] !== DUPLICATE) this.#insert(i);
+  /** The next entry's index, with a block for it. */
+  #next(): number {
+    const i = this.#count;
+    if (i >= MAX_ENTRIES) throw new Error(`a pack of more than ${MAX_ENTRIES} objects`);
+    if ((i & BLOCK_MASK) === 0) this.#blocks.push(newBlock());
+    this.#count++;
+    return i;
+  }
+
+  #insert(i: number): void {
+    const oid = this.oidAt(i);
+    const t = oid[0]!;
+    if (2 * ++this.#filled[t]! > this.#tables[t]!.length) this.#growTable(t);
+    place(this.#tables[t]!, hashOf(oid), i + 1);
+  }
+
+  #growTable(t: number): void {
+    const old = this.#tables[t]!;
+    const table = new Int32Array(2 * old.length);
+    for (const at of old) if (at !== 0) place(table, hashOf(this.oidAt(at - 1)), at);
+    this.#tables[t] = table;
   }
 }
 
-const INITIAL = 64;
+/** The arrays of BLOCK consecutive entries. */
+interface Block {
+  oids: Uint8Array;
+  offsets: Float64Array;
+  crcs: Uint32Array;
+  /** Pack type code (1 commit, 2 tree, 3 blob) and compressed length: to read a tree or commit back from the pack. */
+  types: Uint8Array;
+  lengths: Uint32Array;
+}
+
+/** 4,096 entries a block: ~150 KB, so a small pack stays small and a cold render's adds ~900 blocks. */
+const BLOCK_BITS = 12;
+const BLOCK = 1 << BLOCK_BITS;
+const BLOCK_MASK = BLOCK - 1;
+const TABLES = 256;
+const INITIAL_TABLE = 16;
 /** The entry index has 29 bits in writtenInOidOrder's keys. */
 const MAX_ENTRIES = 2 ** 29;
 const NOT_WRITTEN = -1;
 const SKIPPED = -2;
 const PENDING = -3;
 const DUPLICATE = -4;
+
+function newBlock(): Block {
+  return {
+    oids: new Uint8Array(20 * BLOCK),
+    offsets: new Float64Array(BLOCK),
+    crcs: new Uint32Array(BLOCK),
+    types: new Uint8Array(BLOCK),
+    lengths: new Uint32Array(BLOCK),
+  };
+}
+
+/** Puts `value` in the first empty slot from `hash` on (linear probing; the table has one). */
+function place(table: Int32Array, hash: number, value: number): void {
+  const mask = table.length - 1;
+  let slot = hash & mask;
+  while (table[slot] !== 0) slot = (slot + 1) & mask;
+  table[slot] = value;
+}
 
 /** Ids are SHA-1 digests: any 4 of their bytes are already a uniform hash. */
 function hashOf(oid: Uint8Array): number {

@@ -15,7 +15,7 @@ export async function writePackIdx(
   packChecksum: Buffer,
 ): Promise<void> {
   const turns = eventLoopTurns();
-  const order = entries.writtenInOidOrder();
+  const order = await entries.writtenInOidOrder();
   const n = order.length;
   const hash = createHash('sha1');
   const fd = fs.openSync(file, 'w', 0o444);

@@ -15,7 +15,21 @@ test('entries are found by id across growth, and a missing id is not', () => {
   assert.is(entries.hexAt(1234), ids[1234]!.toString('hex'));
 });
 
-test('the written entries come in id order, also where ids share their first bytes; skipped ones are left out', () => {
+test('ids that share their first byte (one table of the 256) are found after it grows many times', () => {
+  const entries = new PackEntries();
+  const ids = Array.from({ length: 3000 }, (_, i) => {
+    const id = oidOf(`same first byte ${i}`);
+    id[0] = 0x42;
+    return id;
+  });
+  ids.forEach((id) => entries.add(id, 3));
+  ids.forEach((id, i) => assert.is(entries.find(id), i));
+  const other = oidOf('same first byte 7');
+  other[0] = 0x43;
+  assert.is(entries.find(other), -1);
+});
+
+test('the written entries come in id order, also where ids share their first bytes; skipped ones are left out', async () => {
   const entries = new PackEntries();
   const ids: Buffer[] = [];
   for (let i = 0; i < 3000; i++) ids.push(oidOf(`object ${i}`));
@@ -31,7 +45,7 @@ test('the written entries come in id order, also where ids share their first byt
     if (i % 10 === 7) entries.setSkipped(i);
     else entries.setWritten(i, 12 + i, i, 100);
   });
-  const order = [...entries.writtenInOidOrder()];
+  const order = [...(await entries.writtenInOidOrder())];
   const expected = ids
     .map((id, i) => ({ id, i }))
     .filter(({ i }) => i % 10 !== 7)
