@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { objectHeader, objectHeaderLength, TYPE_CODE, TYPE_NAME, type PackObject } from './buildPack.ts';
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { consolidatePacks } from './consolidatePacks.ts';
 import { DeflateOffload, type DeflateSlot } from './DeflateOffload.ts';
 import { existingObjects, type LooseListings } from './findExistingObjects.ts';
@@ -167,7 +168,7 @@ export class PackWriter {
         return { packFile: null, ...result };
       }
       const pack = this.#pack!;
-      const checksum = this.#finishPack(pack);
+      const checksum = await this.#finishPack(pack);
       const packDir = path.dirname(pack.file);
       const base = path.join(packDir, `pack-${checksum.toString('hex')}`);
       this.#closeTemp(false);
@@ -250,14 +251,17 @@ export class PackWriter {
   }
 
   /** The object count into the header, then the SHA-1 of the whole file appended: returns that checksum. */
-  #finishPack(pack: TempPack): Buffer {
+  async #finishPack(pack: TempPack): Promise<Buffer> {
     this.#writeBuffered(pack);
     const count = Buffer.alloc(4);
     count.writeUInt32BE(this.#written, 0);
     this.repo.fs.writeSync(pack.fd, count, 0, 4, 8);
     const hash: Hash = createHash('sha1');
     const chunk = pack.buffer;
+    // A cold render's pack is most of a GB at 50,000 templates: read back and hashed for seconds, with turns.
+    const turns = eventLoopTurns();
     for (let at = 0; at < pack.offset; ) {
+      if (turns.due()) await turns.give();
       const read = this.repo.fs.readSync(pack.fd, chunk, 0, Math.min(chunk.length, pack.offset - at), at);
       if (read === 0) throw new Error(`temp pack ${pack.file} ended at ${at} of ${pack.offset} bytes`);
       hash.update(chunk.subarray(0, read));

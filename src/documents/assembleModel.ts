@@ -1,5 +1,6 @@
 import type { Cluster } from '../api/cluster.ts';
 import { CLUSTER_SCOPED_KINDS, describeRef, refKey, type ObjectRef } from '../api/kinds.ts';
+import { eventLoopTurns, type EventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { compareProblems, type SourceSpan } from '../errors/problem.ts';
 import { outputPathKeys } from '../branches/rendered/outputPaths.ts';
 import { karmadaRef } from './karmadaRef.ts';
@@ -36,7 +37,7 @@ type Karmada = { apiVersion: string; kind: string; metadata: { name: string; nam
  * scope (built-in list, plus CRDs defined in the same repo), and turns any object defined twice into
  * an error naming both places. A duplicated object is held: neither copy replaces its last good output.
  */
-export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOptions = {}): ConfigModel {
+export async function assembleModel(files: Iterable<FileObjects>, opts: AssembleOptions = {}): Promise<ConfigModel> {
   const all = [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const clusterScoped = clusterScopedKinds(all, opts.clusterScopedKinds ?? []);
   const crdSchemas = crdSchemasOf(all);
@@ -99,7 +100,10 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
     return false;
   };
 
+  // Every file of the repository on a cold render (59,000 at 50,000 templates): the event loop gets a turn now and then.
+  const turns = eventLoopTurns();
   for (const f of all) {
+    if (turns.due()) await turns.give();
     model.problems.push(...f.problems);
     if (f.unreadable) model.unreadableFiles.add(f.file);
     if (f.unit) (model.units ??= new Map()).set(f.file, f.unit);
@@ -165,7 +169,7 @@ export function assembleModel(files: Iterable<FileObjects>, opts: AssembleOption
   }
 
   scopeVariants(model, variants, duplicated);
-  claimOutputPaths(model, duplicated);
+  await claimOutputPaths(model, duplicated, turns);
 
   // The first definition was kept while scanning; once it is known to be duplicated, drop it too.
   for (const key of duplicated) {
@@ -257,10 +261,11 @@ function sameLabels(a: Record<string, string>, b: Record<string, string>): boole
  * both, and both are held: neither may replace the other's manifest or binding, and removing one must never take the
  * other's output, and so the object on the members, with it.
  */
-function claimOutputPaths(model: ConfigModel, duplicated: Set<string>): void {
+async function claimOutputPaths(model: ConfigModel, duplicated: Set<string>, turns: EventLoopTurns): Promise<void> {
   const owners = new Map<string, Template>();
   const reported = new Set<string>();
   for (const [key, t] of model.templates) {
+    if (turns.due()) await turns.give();
     if (duplicated.has(key)) continue;
     for (const path of outputPathKeys(t.ref)) {
       const other = owners.get(path);

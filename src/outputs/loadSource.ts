@@ -603,11 +603,11 @@ async function assembleWithLastGood(
   const resolved = await lastGood.files(await checkLuaScripts([...files]));
   // A customization kept from an earlier render may be the only Lua left: the hooks it brings back need the runtime.
   if (resolved.some((f) => hasLuaCustomizations(f.interpreterCustomizations))) await loadLuaRuntime();
-  const model = assembleModel(resolved, opts);
+  const model = await assembleModel(resolved, opts);
   // Rare: only then are the objects defined twice looked up, and the model assembled again with what they keep.
   if (!model.problems.some((p) => p.code === 'DUPLICATE_OBJECT')) return model;
   const kept = await lastGood.definedTwice(resolved);
-  return kept.size > 0 ? assembleModel(resolved, { ...opts, kept }) : model;
+  return kept.size > 0 ? await assembleModel(resolved, { ...opts, kept }) : model;
 }
 
 function clustersOnly(

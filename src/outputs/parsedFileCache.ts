@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { fnv1a32 } from '../hashing/fnv1a32.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { FileObjects } from '../api/model.ts';
@@ -652,12 +653,18 @@ export async function writeParsedFileCache(
     // written whole below
   }
   const kept = new Map<string, { file: CachedFile; line: string }>();
+  // Every file of the repository after a cold render, each serialized: the event loop gets a turn now and then.
+  const turns = eventLoopTurns();
   for (const [key, file] of entries) {
+    if (turns.due()) await turns.give();
     const line = file.line();
     if (line !== '') kept.set(key, { file, line }); // '' = does not survive JSON (or unreadable): parsed again next time
   }
   const layout = new Layout(0, tree);
-  for (const [key, { file, line }] of kept) layout.entry(key, file, line);
+  for (const [key, { file, line }] of kept) {
+    if (turns.due()) await turns.give();
+    layout.entry(key, file, line);
+  }
   const { bytes, spans, buckets, bucketKeys, paths } = layout.finish(() => undefined);
   const tmp = `${target}.${process.pid}.tmp`;
   let written: CacheFile | undefined;
@@ -704,7 +711,9 @@ async function appendTo(
   tree: string,
 ): Promise<ParsedFiles | undefined> {
   const kept = new Map<string, { file: CachedFile; line?: string; span?: Span }>();
+  const turns = eventLoopTurns();
   for (const [key, file] of entries) {
+    if (turns.due()) await turns.give();
     if (file.at?.file === base) {
       kept.set(key, { file, span: file.at.span });
       continue;
@@ -713,7 +722,10 @@ async function appendTo(
     if (line !== '') kept.set(key, { file, line });
   }
   const layout = new Layout(base.size, tree);
-  for (const [key, { file, line, span }] of kept) layout.entry(key, file, line, span);
+  for (const [key, { file, line, span }] of kept) {
+    if (turns.due()) await turns.give();
+    layout.entry(key, file, line, span);
+  }
   // A bucket line listing the same entries, each where it was: kept where it is. Which entries a line lists is known
   // for the lines read (all of them when a policy changed); another line is compared with what it would say.
   const { bytes, spans, live, buckets, bucketKeys, paths } = layout.finish((keys, bucket, text) => {

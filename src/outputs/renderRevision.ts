@@ -353,7 +353,7 @@ export async function renderRevision(
     // counted before, and none of them is under clusters/, where the changes are summarised.
     const filesWritten = out.edits.size;
     const edits: Map<string, FileEdit> = out.edits;
-    for (const [path, text] of index.edits()) edits.set(path, text);
+    for (const [path, text] of await index.edits()) edits.set(path, text);
     await eventLoopTurn();
     const registered = serializeRegisteredClusters([...loaded.model.clusters.values()].map((c) => c.object));
     const customizations = serializeInterpreterCustomizations(
@@ -605,7 +605,10 @@ async function updateFileIndex(
     files: touched.keys(),
     templates: [...touched.values()].flatMap((f) => (f ? f.candidates.flat() : [])),
   });
+  // Every source file on a cold render: the event loop gets a turn now and then.
+  const turns = eventLoopTurns();
   for (const [path, f] of touched) {
+    if (turns.due()) await turns.give();
     if (!f) {
       index.setFile(path, undefined);
       continue;

@@ -7,6 +7,7 @@ import { parseRefKey, refKey, WORK_API_VERSION } from '../api/kinds.ts';
 import { bindingName, bindingReferenceKey, permanentId } from '../names/bindingName.ts';
 import type { Customizations } from '../api/interpreterCustomization.ts';
 import type { Template } from '../api/model.ts';
+import { eventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { interpretDependencies } from '../interpreters/interpretDependencies.ts';
 import type { IndexEntry, IndexView } from '../branches/rendered/outputIndex.ts';
 
@@ -50,13 +51,13 @@ export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-
  * the replicas its result gives each (placed now, or its entry's `replicas`). Templates nobody requires are not in
  * the result.
  */
-export function distributeDependencies(
+export async function distributeDependencies(
   placed: ReadonlyMap<string, PlacedDependency>,
   changes: ReadonlyMap<string, IndexEntry | null>,
   previousIndex: IndexView,
   /** Whether the template may go to the cluster: a scoped unit's object follows its parents only within its scope. */
   mayGo: (template: Template, cluster: string) => boolean = () => true,
-): Map<string, AttachedDependency> {
+): Promise<Map<string, AttachedDependency>> {
   const entryOf = (key: string) => (changes.has(key) ? (changes.get(key) ?? undefined) : previousIndex.template(key));
   const newParents = new Map<string, string[]>();
   for (const [key, entry] of changes) {
@@ -83,7 +84,10 @@ export function distributeDependencies(
       : new Map(entry.clusters.map((c, i) => [c, entry.replicas?.[i] ?? 0]));
     return clusters.filter((c) => !evicting.has(c)).map((name) => ({ name, replicas: replicasOn.get(name) ?? 0 }));
   };
+  // Every template a cold render places: the event loop gets a turn now and then.
+  const turns = eventLoopTurns();
   for (const [key, p] of placed) {
+    if (turns.due()) await turns.give();
     const parents = [...previousIndex.parentsOf(key).filter((k) => !changes.has(k)), ...(newParents.get(key) ?? [])];
     const requiredBy = parents.filter((parent) => parent !== key).sort();
     if (requiredBy.length === 0) continue;

@@ -347,7 +347,7 @@ export async function renderTemplates<F>(
     const cluster = template.variants && snapshot.byName().get(name);
     return !cluster || scopeSelects(template, cluster);
   };
-  for (const [key, attached] of distributeDependencies(placed, out.indexChanges, input.previousIndex, mayGo)) {
+  for (const [key, attached] of await distributeDependencies(placed, out.indexChanges, input.previousIndex, mayGo)) {
     const p = placed.get(key)!;
     // The attached binding Karmada's dependencies distributor would create is refused as a claimed one's would be.
     const refusedName = refusedNameOf(p.template);

@@ -75,7 +75,7 @@ test('a name that could leave its folder is never path safe; a merely invalid on
   assert.equal(checkObjectName('MyConfig', 'metadata.name')[0]!.path, ['metadata', 'name']);
 });
 
-test('classifyDocuments: a kind with a path in it is a located INVALID_VALUE; a name Kubernetes refuses but a path can hold is held, an unsafe one is not', () => {
+test('classifyDocuments: a kind with a path in it is a located INVALID_VALUE; a name Kubernetes refuses but a path can hold is held, an unsafe one is not', async () => {
   const text =
     'apiVersion: v1\nkind: "../x"\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: MyConfig\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../etc\n';
   const { documents, problems } = parseDocuments('templates/t.yaml', new TextEncoder().encode(text));
@@ -86,7 +86,7 @@ test('classifyDocuments: a kind with a path in it is a located INVALID_VALUE; a 
   );
   assert.equal(file.templates, []);
   assert.equal(file.broken.map(refKey), ['v1/ConfigMap/default/MyConfig', 'v1/ConfigMap//MyConfig']);
-  const model = assembleModel([file]);
+  const model = await assembleModel([file]);
   assert.ok(model.held.has('v1/ConfigMap/default/MyConfig'));
 });
 

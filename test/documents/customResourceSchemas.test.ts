@@ -39,8 +39,8 @@ const model = (widget: string, crd = CRD) =>
 
 const KEY = 'example.com/v1/Widget/default/w';
 
-test('a custom resource is rendered as the API server stores it: the defaults its CRD declares applied', () => {
-  const m = model(`apiVersion: example.com/v1
+test('a custom resource is rendered as the API server stores it: the defaults its CRD declares applied', async () => {
+  const m = await model(`apiVersion: example.com/v1
 kind: Widget
 metadata: {name: w}
 spec:
@@ -52,8 +52,8 @@ spec:
   assert.equal(m.templates.get(KEY)?.manifest.spec, { size: 2, ports: [{ name: 'http', port: 80 }], mode: 'Safe' });
 });
 
-test("a custom resource's field its CRD does not declare is refused at its key, as kubectl's strict validation makes the API server refuse it", () => {
-  const m = model(`apiVersion: example.com/v1
+test("a custom resource's field its CRD does not declare is refused at its key, as kubectl's strict validation makes the API server refuse it", async () => {
+  const m = await model(`apiVersion: example.com/v1
 kind: Widget
 metadata: {name: w}
 spec:
@@ -69,8 +69,8 @@ spec:
   assert.ok(m.held.has(KEY));
 });
 
-test("a custom resource its CRD's schema refuses is an error at the field, in kube-apiserver's words, and keeps its last output", () => {
-  const m = model(`apiVersion: example.com/v1
+test("a custom resource its CRD's schema refuses is an error at the field, in kube-apiserver's words, and keeps its last output", async () => {
+  const m = await model(`apiVersion: example.com/v1
 kind: Widget
 metadata: {name: w}
 spec:
@@ -89,7 +89,7 @@ spec:
     ['remove the quotes: spec.size: 2', 'use one of: Fast, Safe'],
   );
   assert.ok(m.held.has(KEY));
-  const missing = model(`apiVersion: example.com/v1
+  const missing = await model(`apiVersion: example.com/v1
 kind: Widget
 metadata: {name: w}
 spec: {}
@@ -100,8 +100,8 @@ spec: {}
   );
 });
 
-test('a custom resource without its CRD in the commit is rendered as written', () => {
-  const m = assembleModel([
+test('a custom resource without its CRD in the commit is rendered as written', async () => {
+  const m = await assembleModel([
     classifyText(
       'apps/widget.yaml',
       'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {colour: red}\n',

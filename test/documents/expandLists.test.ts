@@ -157,7 +157,7 @@ test('items: null is an empty list; items that is not a list, and an item that i
 
 test('two items naming the same object are a duplicate, like two documents', async () => {
   const { assembleModel } = await import('../../src/documents/assembleModel.ts');
-  const model = assembleModel([
+  const model = await assembleModel([
     classify(`apiVersion: v1
 kind: ConfigMapList
 items:

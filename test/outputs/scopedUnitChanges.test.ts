@@ -48,30 +48,30 @@ function clusterFile(c: Cluster): FileObjects {
   return emptyFileObjects(file, { clusters: [{ object: c, source: { file, line: 1, column: 1 } }] });
 }
 
-function affectedWhen(before: Cluster, after: Cluster): Set<string> {
+async function affectedWhen(before: Cluster, after: Cluster): Promise<Set<string>> {
   const changed = clusterFile(after);
   return affectedByChange({
     index: ShardedIndex.fromWhole(index),
-    model: assembleModel([changed, emptyFileObjects('policies/podinfo.yaml', { propagationPolicies: [POLICY] })]),
+    model: await assembleModel([changed, emptyFileObjects('policies/podinfo.yaml', { propagationPolicies: [POLICY] })]),
     changedFiles: new Set([changed.file]),
     oldVersions: [clusterFile(before)],
   });
 }
 
-test("a cluster's label change re-renders a scoped units' template only when a scope reads the change otherwise", () => {
+test("a cluster's label change re-renders a scoped units' template only when a scope reads the change otherwise", async () => {
   const edge = (labels: Record<string, string>) => memberCluster('edge', {}, labels);
-  assert.equal([...affectedWhen(edge({ env: 'staging' }), edge({ env: 'production' }))], [KEY], 'moves scope');
+  assert.equal([...(await affectedWhen(edge({ env: 'staging' }), edge({ env: 'production' })))], [KEY], 'moves scope');
   assert.equal(
-    [...affectedWhen(edge({ env: 'staging' }), edge({ env: 'staging', tier: 'gold' }))],
+    [...(await affectedWhen(edge({ env: 'staging' }), edge({ env: 'staging', tier: 'gold' })))],
     [],
     'no scope reads tier',
   );
 });
 
-test('any other change of a cluster a scope selects, before or after, re-renders the template', () => {
+test('any other change of a cluster a scope selects, before or after, re-renders the template', async () => {
   const before = memberCluster('edge', {}, { env: 'staging' });
   const after = memberCluster('edge', { region: 'eu' }, { env: 'staging' });
-  assert.equal([...affectedWhen(before, after)], [KEY]);
+  assert.equal([...(await affectedWhen(before, after))], [KEY]);
 });
 
 test.run();

@@ -28,7 +28,7 @@ const parentEntry = (clusters: string[], deps = [SETTINGS]): IndexEntry => ({
 });
 const noPrevious = viewOfWhole(emptyIndex());
 
-test('a dependency no policy claims goes wherever its parent goes, with an attached binding listing the parent', () => {
+test('a dependency no policy claims goes wherever its parent goes, with an attached binding listing the parent', async () => {
   const placed = new Map<string, PlacedDependency>([
     [WEB, { template: web, clusters: [{ name: 'member1', replicas: 2 }] }],
     [SETTINGS, { template: settings, clusters: [] }],
@@ -37,7 +37,7 @@ test('a dependency no policy claims goes wherever its parent goes, with an attac
     [WEB, parentEntry(['member1', 'member3'])],
     [SETTINGS, { file: 'templates/settings.yaml', clusters: [] }],
   ]);
-  const attached = distributeDependencies(placed, changes, noPrevious);
+  const attached = await distributeDependencies(placed, changes, noPrevious);
   assert.equal([...attached.keys()], [SETTINGS], 'only a required template is attached');
   const a = attached.get(SETTINGS)!;
   assert.equal(a.requiredBy, [WEB]);
@@ -61,7 +61,7 @@ test('a dependency no policy claims goes wherever its parent goes, with an attac
   assert.is(a.binding.spec.clusters, undefined, 'an attached binding has no result of its own');
 });
 
-test("a dependency with its own policy keeps its result and binding, grown by the parents' clusters", () => {
+test("a dependency with its own policy keeps its result and binding, grown by the parents' clusters", async () => {
   const own: ResourceBinding = {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: 'ResourceBinding',
@@ -78,7 +78,7 @@ test("a dependency with its own policy keeps its result and binding, grown by th
     [WEB, parentEntry(['member1', 'member2'])],
     [SETTINGS, { file: 'f', clusters: ['member2'] }],
   ]);
-  const a = distributeDependencies(placed, changes, noPrevious).get(SETTINGS)!;
+  const a = (await distributeDependencies(placed, changes, noPrevious)).get(SETTINGS)!;
   assert.equal(
     a.clusters.map((c) => c.name),
     ['member1', 'member2'],
@@ -91,7 +91,7 @@ test("a dependency with its own policy keeps its result and binding, grown by th
   assert.is(own.spec.requiredBy, undefined, 'the binding it was given is not changed');
 });
 
-test('parents this render left alone count as the previous index has them; a parent set anew counts with its new clusters', () => {
+test('parents this render left alone count as the previous index has them; a parent set anew counts with its new clusters', async () => {
   const previous = viewOfWhole({
     files: {},
     templates: { [WEB]: parentEntry(['member1']), [API]: parentEntry(['member2']) },
@@ -102,7 +102,7 @@ test('parents this render left alone count as the previous index has them; a par
     [API, parentEntry(['member3'])],
     [SETTINGS, { file: 'f', clusters: [] }],
   ]);
-  const a = distributeDependencies(placed, changes, previous).get(SETTINGS)!;
+  const a = (await distributeDependencies(placed, changes, previous)).get(SETTINGS)!;
   assert.equal(a.requiredBy, [API, WEB]);
   assert.equal(
     a.clusters.map((c) => c.name),
@@ -110,22 +110,22 @@ test('parents this render left alone count as the previous index has them; a par
   );
 });
 
-test('a parent that no longer lists the template in this render stops requiring it', () => {
+test('a parent that no longer lists the template in this render stops requiring it', async () => {
   const previous = viewOfWhole({ files: {}, templates: { [WEB]: parentEntry(['member1']) } });
   const placed = new Map<string, PlacedDependency>([[SETTINGS, { template: settings, clusters: [] }]]);
   const changes = new Map<string, IndexEntry | null>([
     [WEB, parentEntry(['member1'], [])],
     [SETTINGS, { file: 'f', clusters: [] }],
   ]);
-  assert.equal(distributeDependencies(placed, changes, previous).size, 0);
+  assert.equal((await distributeDependencies(placed, changes, previous)).size, 0);
 });
 
-test('a template listing itself is not its own parent', () => {
+test('a template listing itself is not its own parent', async () => {
   const placed = new Map<string, PlacedDependency>([[SETTINGS, { template: settings, clusters: [] }]]);
   const changes = new Map<string, IndexEntry | null>([
     [SETTINGS, { file: 'f', clusters: ['member1'], deps: [SETTINGS] }],
   ]);
-  assert.equal(distributeDependencies(placed, changes, noPrevious).size, 0);
+  assert.equal((await distributeDependencies(placed, changes, noPrevious)).size, 0);
 });
 
 test('dependencies are interpreted only when the policy says propagateDeps', () => {

@@ -54,7 +54,7 @@ function manifestOf(
 // Test_mergeTargetClusters: a binding's Work clusters are its own, then each requiredBy snapshot's clusters it lacks,
 // taken as the snapshot has them ("the same cluster": foo once, with its own 1; "different clusters": foo, then bar
 // with the snapshot's replicas 1).
-test("a dependency's Work clusters are its own plus the parents' it lacks, as the parents' snapshots give them", () => {
+test("a dependency's Work clusters are its own plus the parents' it lacks, as the parents' snapshots give them", async () => {
   const own = configMap('settings');
   const ownBinding: ResourceBinding = {
     apiVersion: 'work.karmada.io/v1alpha2',
@@ -66,7 +66,7 @@ test("a dependency's Work clusters are its own plus the parents' it lacks, as th
     },
   };
   const parent = deployment('web', 1);
-  const mergedWith = (parentCluster: string) => {
+  const mergedWith = async (parentCluster: string) => {
     const placed = new Map<string, PlacedDependency>([
       [refKey(parent.ref), { template: parent, clusters: [{ name: parentCluster, replicas: 1 }] }],
       [refKey(own.ref), { template: own, clusters: [{ name: 'foo', replicas: 1 }], binding: ownBinding }],
@@ -78,11 +78,13 @@ test("a dependency's Work clusters are its own plus the parents' it lacks, as th
       ],
       [refKey(own.ref), { file: 'templates/settings.yaml', policy: 'q', clusters: ['foo'] }],
     ]);
-    const clusters = distributeDependencies(placed, changes, viewOfWhole(emptyIndex())).get(refKey(own.ref))!.clusters;
+    const clusters = (await distributeDependencies(placed, changes, viewOfWhole(emptyIndex()))).get(
+      refKey(own.ref),
+    )!.clusters;
     return [...clusters].sort((a, b) => (a.name < b.name ? -1 : 1));
   };
-  assert.equal(mergedWith('foo'), [{ name: 'foo', replicas: 1 }]);
-  assert.equal(mergedWith('bar'), [
+  assert.equal(await mergedWith('foo'), [{ name: 'foo', replicas: 1 }]);
+  assert.equal(await mergedWith('bar'), [
     { name: 'bar', replicas: 1 },
     { name: 'foo', replicas: 1 },
   ]);

@@ -188,23 +188,23 @@ const unclaimed = new Map<string, PlacedDependency>([[SETTINGS, { template: sett
 
 // Test_handleDependentResource "nil label selector, non-empty name": a template that does not exist is skipped
 // ("do nothing if resource template not exist").
-test('a dependency whose template does not exist gets no attached binding', () => {
+test('a dependency whose template does not exist gets no attached binding', async () => {
   const placed = new Map<string, PlacedDependency>([
     [WEB, { template: web, clusters: [{ name: 'member1', replicas: 2 }] }],
   ]);
   const changes = new Map<string, IndexEntry | null>([[WEB, parent(['member1'])]]);
-  assert.equal(distributeDependencies(placed, changes, noPrevious).size, 0);
+  assert.equal((await distributeDependencies(placed, changes, noPrevious)).size, 0);
 });
 
 // Test_createOrUpdateAttachedBinding "update attached binding with ConflictResolution": one referencing binding with
 // Overwrite among default ones gives Overwrite, and PreserveResourcesOnDeletion false (none preserves).
-test('one Overwrite parent among default ones attaches with Overwrite, and nothing preserved', () => {
+test('one Overwrite parent among default ones attaches with Overwrite, and nothing preserved', async () => {
   const changes = new Map<string, IndexEntry | null>([
     [WEB, parent(['member1'])],
     [API, parent(['member2'], { overwrite: true })],
     [SETTINGS, { file: 'templates/settings.yaml', clusters: [] }],
   ]);
-  const b = distributeDependencies(unclaimed, changes, noPrevious).get(SETTINGS)!.binding;
+  const b = (await distributeDependencies(unclaimed, changes, noPrevious)).get(SETTINGS)!.binding;
   assert.is(b.spec.conflictResolution, 'Overwrite');
   assert.is(b.spec.preserveResourcesOnDeletion, false);
 });
@@ -223,7 +223,7 @@ test('an attached binding of default parents writes conflictResolution Abort and
 // Test_handleIndependentBindingDeletion, Test_removeScheduleResultFromAttachedBindings, Test_deleteBindingFromSnapshot
 // "delete matching binding from snapshot": the deleted parent's snapshot leaves requiredBy, the others stay, and the
 // strategy is recomputed from the remaining parents (removeScheduleResultFromAttachedBindings).
-test('a deleted parent leaves requiredBy; the remaining parents decide the conflict resolution again', () => {
+test('a deleted parent leaves requiredBy; the remaining parents decide the conflict resolution again', async () => {
   const previous = viewOfWhole({
     files: {},
     templates: {
@@ -235,7 +235,7 @@ test('a deleted parent leaves requiredBy; the remaining parents decide the confl
     [WEB, null],
     [SETTINGS, { file: 'templates/settings.yaml', clusters: [] }],
   ]);
-  const a = distributeDependencies(unclaimed, changes, previous).get(SETTINGS)!;
+  const a = (await distributeDependencies(unclaimed, changes, previous)).get(SETTINGS)!;
   assert.equal(a.requiredBy, [API]);
   assert.equal(
     a.binding.spec.requiredBy?.map((r) => r.name),
@@ -251,7 +251,7 @@ test('a deleted parent leaves requiredBy; the remaining parents decide the confl
 
 // createOrUpdateAttachedBinding: only a binding with no placement (made by the distributor) takes the parents'
 // strategy; a dependency claimed by its own policy keeps its own and only gains requiredBy.
-test('a dependency claimed by its own policy keeps its own conflict resolution and preservation', () => {
+test('a dependency claimed by its own policy keeps its own conflict resolution and preservation', async () => {
   const own: ResourceBinding = {
     apiVersion: 'work.karmada.io/v1alpha2',
     kind: 'ResourceBinding',
@@ -270,7 +270,7 @@ test('a dependency claimed by its own policy keeps its own conflict resolution a
     [WEB, parent(['member1'], { overwrite: true, preserve: true })],
     [SETTINGS, { file: 'templates/settings.yaml', clusters: ['member2'] }],
   ]);
-  const b = distributeDependencies(placed, changes, noPrevious).get(SETTINGS)!.binding;
+  const b = (await distributeDependencies(placed, changes, noPrevious)).get(SETTINGS)!.binding;
   assert.is(b.spec.conflictResolution, 'Abort');
   assert.is(b.spec.preserveResourcesOnDeletion, undefined);
   assert.equal(
@@ -282,12 +282,12 @@ test('a dependency claimed by its own policy keeps its own conflict resolution a
 // buildAttachedBinding snapshots independentBinding.Spec.Clusters, which a graceful eviction has already left: the
 // evicted cluster is in the parent's gracefulEvictionTasks only, so it is not in the snapshot, and the attached
 // binding's Work there is an orphan (ObtainBindingSpecExistingClusters counts requiredBy, not the parent's tasks).
-test("a parent's cluster under graceful eviction is not in its dependencies' requiredBy snapshot, but the dependency stays there", () => {
+test("a parent's cluster under graceful eviction is not in its dependencies' requiredBy snapshot, but the dependency stays there", async () => {
   const changes = new Map<string, IndexEntry | null>([
     [WEB, parent(['member1', 'member2'], { evicting: ['member2'] })],
     [SETTINGS, { file: 'templates/settings.yaml', clusters: [] }],
   ]);
-  const a = distributeDependencies(unclaimed, changes, noPrevious).get(SETTINGS)!;
+  const a = (await distributeDependencies(unclaimed, changes, noPrevious)).get(SETTINGS)!;
   assert.equal(
     a.binding.spec.requiredBy?.[0]?.clusters?.map((c) => c.name),
     ['member1'],
@@ -357,10 +357,12 @@ test('a parent that is itself a dependency passes on its own result, not the clu
   assert.is(out.edits.get('clusters/member1/default/configmap_settings.yaml'), undefined);
   // A later render that leaves mid alone reads its own result from the index.
   assert.equal(out.indexChanges.get(refKey(mid.ref))?.own, ['member2']);
-  const later = distributeDependencies(
-    new Map<string, PlacedDependency>([[SETTINGS, { template: settings, clusters: [] }]]),
-    new Map<string, IndexEntry | null>([[SETTINGS, { file: 'templates/settings.yaml', clusters: [] }]]),
-    viewOfWhole({ files: {}, templates: { [refKey(mid.ref)]: out.indexChanges.get(refKey(mid.ref))! } }),
+  const later = (
+    await distributeDependencies(
+      new Map<string, PlacedDependency>([[SETTINGS, { template: settings, clusters: [] }]]),
+      new Map<string, IndexEntry | null>([[SETTINGS, { file: 'templates/settings.yaml', clusters: [] }]]),
+      viewOfWhole({ files: {}, templates: { [refKey(mid.ref)]: out.indexChanges.get(refKey(mid.ref))! } }),
+    )
   ).get(SETTINGS)!;
   assert.equal(
     later.clusters.map((c) => c.name),

@@ -92,13 +92,13 @@ test('the root names, per kind, the files whose CRDs declare it cluster-scoped, 
   });
   assert.ok(index.derivedPartsAgree());
   const reads: string[] = [];
-  const reopened = openFiles(new Map([[INDEX_PATH, index.edits().get(INDEX_PATH)!]]), reads);
+  const reopened = openFiles(new Map([[INDEX_PATH, (await index.edits()).get(INDEX_PATH)!]]), reads);
   assert.equal(reopened.clusterScopedKinds(), index.clusterScopedKinds());
   assert.equal(reads, [], 'kept in the root: no shard read');
   index.setFile('chart/Chart.yaml', { templates: [] });
   index.setFile('crds/widgets.yaml', undefined);
   assert.equal(index.clusterScopedKinds(), {});
-  assert.equal(JSON.parse(index.edits().get(INDEX_PATH)!), {
+  assert.equal(JSON.parse((await index.edits()).get(INDEX_PATH)!), {
     version: 2,
     sourceFiles: 5,
     karmadaFilesRule: 2,
@@ -206,7 +206,7 @@ test('edits() rewrites only the shards a change touched, removes a shard left em
   const index = openFiles(before);
   await index.load({ templates: [WEB] });
   index.setTemplate(WEB, { ...index.template(WEB)!, clusters: ['m1', 'm3'] });
-  const edits = index.edits();
+  const edits = await index.edits();
   assert.equal([...edits.keys()], [shardPath(shardOf(WEB))]);
   const after = new Map(before);
   for (const [p, t] of edits) after.set(p, t);
@@ -223,7 +223,7 @@ test('edits() rewrites only the shards a change touched, removes a shard left em
     Object.keys(whole().files).some((f) => f !== path && shardOf(f) === shardOf(path)) ||
     Object.keys(whole().templates).some((k) => shardOf(k) === shardOf(path));
   alone.setFile(path, undefined);
-  const removed = alone.edits();
+  const removed = await alone.edits();
   assert.is(removed.has(shardPath(shardOf(path))), true);
   if (!shardHasOthers) assert.is(removed.get(shardPath(shardOf(path))), null);
   assert.equal(JSON.parse(removed.get(INDEX_PATH)!), {
@@ -256,7 +256,7 @@ test('a shard written again after a change has the bytes of the whole index seri
       Object.entries({ ...fleet.templates, [WEB]: changed }).filter(([key]) => key !== API),
     ),
   });
-  const edits = index.edits();
+  const edits = await index.edits();
   for (const [path, text] of edits) assert.is(text, expected.get(path), path);
   assert.ok(edits.size >= 2);
 
@@ -271,7 +271,7 @@ test('a shard written again after a change has the bytes of the whole index seri
   const lazy = openFiles(new Map([...before, [path, text.replace(line, garbled)]]));
   await lazy.load({ templates: [asked] });
   lazy.setTemplate(asked, { ...fleet.templates[asked]!, clusters: ['m9'] });
-  assert.ok(lazy.edits().get(path)!.includes(garbled));
+  assert.ok((await lazy.edits()).get(path)!.includes(garbled));
 });
 
 test('an entry read and not set is written as the line it was read from, and is read-only to whoever read it', async () => {
@@ -296,7 +296,7 @@ test('an entry read and not set is written as the line it was read from, and is 
   assert.equal(entry, fleet.templates[read]);
   assert.throws(() => entry.clusters.push('m9'), TypeError);
   index.setTemplate(changed, { ...fleet.templates[changed]!, clusters: ['m9'] });
-  const written = index.edits().get(path)!;
+  const written = (await index.edits()).get(path)!;
   assert.ok(written.includes(spaced), 'the entry read is its line as it was');
   assert.ok(
     written.includes(
@@ -310,10 +310,10 @@ test('entries set again to equal copies (a sync that renders a template to the s
   await index.loadAll();
   for (const [key, entry] of index.templates()) index.setTemplate(key, structuredClone(entry));
   for (const [path, entry] of index.files()) index.setFile(path, structuredClone(entry));
-  assert.equal([...index.edits().keys()], []);
+  assert.equal([...(await index.edits()).keys()], []);
   // A real change still writes its shard, and the root when what it sums moves.
   index.setFile('templates/web.yaml', { templates: [WEB], karmada: true });
-  assert.equal([...index.edits().keys()].sort(), [INDEX_PATH, shardPath(shardOf('templates/web.yaml'))].sort());
+  assert.equal([...(await index.edits()).keys()].sort(), [INDEX_PATH, shardPath(shardOf('templates/web.yaml'))].sort());
 });
 
 test("a lookup in a shard read but not changed parses its entry's line only, and answers what the whole shard does", async () => {
@@ -350,8 +350,8 @@ test('edits after lookups in unparsed shards are those of a parsed index', async
     index.setTemplate(API, { ...index.template(API)!, deps: [], evicting: [] });
     index.setTemplate(WEB, structuredClone(index.template(WEB)));
   }
-  assert.equal(lazy.edits(), parsed.edits());
-  assert.ok(lazy.edits().has(shardPath(shardOf(API))));
+  assert.equal(await lazy.edits(), await parsed.edits());
+  assert.ok((await lazy.edits()).has(shardPath(shardOf(API))));
 });
 
 test('a version 1 index (one file) is read whole, and its first edits write version 2 with every shard', async () => {
@@ -359,7 +359,7 @@ test('a version 1 index (one file) is read whole, and its first edits write vers
   const index = openFiles(new Map([[INDEX_PATH, v1]]));
   assert.is(index.template(WEB)?.file, 'templates/web.yaml', 'no shard to wait for');
   assert.equal(index.parentsOf(CONFIG), [API, WEB]);
-  const edits = index.edits();
+  const edits = await index.edits();
   // Its entries' Karmada flags are an older Flotilla's: the root does not claim the current rule for them.
   assert.not.ok(index.karmadaFilesByCurrentRule());
   const written = new Map([...indexFiles(whole())].filter((e): e is [string, string] => e[1] !== null));
@@ -380,10 +380,10 @@ test('a root written before the Karmada files rule reads as an older rule, still
   assert.not.ok(index.karmadaFilesByCurrentRule());
   await index.loadAll();
   assert.ok(index.derivedPartsAgree(), 'the rule is no part derived from the entries');
-  assert.equal(index.edits(), new Map(), 'nothing changed: the root stays as read');
+  assert.equal(await index.edits(), new Map(), 'nothing changed: the root stays as read');
   index.setKarmadaFilesByCurrentRule();
   assert.ok(index.karmadaFilesByCurrentRule());
-  assert.equal(index.edits(), new Map([[INDEX_PATH, files.get(INDEX_PATH)!]]));
+  assert.equal(await index.edits(), new Map([[INDEX_PATH, files.get(INDEX_PATH)!]]));
 });
 
 test('filesWhere gives the file entries whose lines may matter, and those set since their shard was read', async () => {
@@ -402,11 +402,11 @@ test('filesWhere gives the file entries whose lines may matter, and those set si
   );
 });
 
-test('replacing an index removes every shard of the old one that stays empty', () => {
+test('replacing an index removes every shard of the old one that stays empty', async () => {
   const old = openFiles(indexFiles(whole()));
   const fresh = ShardedIndex.replacing(old);
   fresh.setTemplate(WEB, { file: 'templates/web.yaml', clusters: [] });
-  const edits = fresh.edits();
+  const edits = await fresh.edits();
   const writes = [...edits]
     .filter(([, t]) => t !== null)
     .map(([p]) => p)

@@ -8,8 +8,8 @@ import { DEFAULT_MAX_OUTPUT_BYTES, renderTemplates } from '../../src/works/rende
 
 const CLUSTERS = Array.from({ length: 20 }, (_, i) => `member${String(i + 1).padStart(2, '0')}`);
 
-function modelOf(files: Record<string, string>) {
-  return assembleModel(
+async function modelOf(files: Record<string, string>) {
+  return await assembleModel(
     Object.entries(files).map(([file, text]) => {
       const { documents, problems } = parseDocuments(file, new TextEncoder().encode(text));
       return classifyDocuments(file, documents, problems);
@@ -41,7 +41,7 @@ for (const c of CLUSTERS)
     `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${c}\nspec:\n  syncMode: Push\n`;
 
 async function render(maxOutputBytes?: number) {
-  const model = modelOf(files);
+  const model = await modelOf(files);
   return renderTemplates(
     coldRenderInput(model, {
       sourceCommit: 'a'.repeat(40),

@@ -62,7 +62,7 @@ const DIVIDED = propagationPolicy('web', {
 const policyFile = emptyFileObjects('policies/web.yaml', { propagationPolicies: [DIVIDED] });
 
 async function render(files: FileObjects[]) {
-  const model = assembleModel(files);
+  const model = await assembleModel(files);
   const out = await renderTemplates(coldRenderInput(model));
   return { model, out };
 }
@@ -223,7 +223,7 @@ test('a Divided result kept as it was (steady mode) still says which clusters th
   const binding = parseYamlValue(
     first.out.edits.get('bindings/default/web-deployment.yaml') as string,
   ) as ResourceBinding;
-  const model = assembleModel(files);
+  const model = await assembleModel(files);
   const again = await renderTemplates({
     model,
     affected: new Set([KEY]),

@@ -1,4 +1,5 @@
 import type { ClusterAffinity } from '../../api/policy.ts';
+import { eventLoopTurns } from '../../concurrency/eventLoopTurns.ts';
 import { fnv1a32 } from '../../hashing/fnv1a32.ts';
 
 /**
@@ -842,9 +843,12 @@ export class ShardedIndex implements IndexView {
   }
 
   /** The files to write for the changes made: changed shards (null: now empty) and the root when it changed. */
-  edits(): Map<string, string | null> {
+  async edits(): Promise<Map<string, string | null>> {
     const out = new Map<string, string | null>();
+    // Every shard changes on a cold render, each some MB of JSON at 50,000 templates: a turn between them.
+    const turns = eventLoopTurns();
     for (const id of [...this.dirty].sort()) {
+      if (turns.due()) await turns.give();
       const shard = this.shard(id);
       if (!isEmpty(shard)) out.set(shardPath(id), serializeShard(shard));
       else if (this.present.has(id)) out.set(shardPath(id), null);
