@@ -28,7 +28,10 @@ export async function writePackIdx(
     head.writeUInt32BE(0xff744f63, 0);
     head.writeUInt32BE(2, 4);
     const fanout = new Uint32Array(256);
-    for (const i of order) fanout[entries.oidAt(i)[0]!]!++;
+    for (let k = 0; k < n; k++) {
+      if (k % CHUNK === 0 && turns.due()) await turns.give();
+      fanout[entries.firstByteAt(order[k]!)]!++;
+    }
     let total = 0;
     for (let b = 0; b < 256; b++) {
       total += fanout[b]!;

@@ -118,7 +118,9 @@ async function applyEdits(
       if (entry) updates.set(name, null);
       continue;
     }
-    // Encoded here, one file at a time: the caller need not hold a second, encoded copy of every file.
+    // Encoded here, one file at a time: the caller need not hold a second, encoded copy of every file. Hashing a text
+    // is the costly case (the index's 256 shards, some MB each at 50,000 templates, are one folder): a turn when due.
+    if (typeof content !== 'number' && turns.due()) await turns.give();
     const oid =
       typeof content === 'string'
         ? pack.add('blob', Buffer.from(content, 'utf8'))
