@@ -37,7 +37,7 @@ import { readLastRenderAt } from './branches/rendered/readLastRender.ts';
 import {
   readAutoscalerDecisions,
   readCronAutoscalers,
-  readSyncedReplicas,
+  listSyncedReplicas,
 } from './branches/status/autoscalerDecisions.ts';
 import { planReplicasSyncs, type ReplicasSyncPlan } from './statuses/syncDeploymentReplicas.ts';
 import {
@@ -406,7 +406,7 @@ async function autoscale(
           repo: t.repo,
           renderedCommit,
           templates: memory.source.templates,
-          existing: await readSyncedReplicas(t.repo, statusHead ?? null),
+          existing: await listSyncedReplicas(t.repo, statusHead ?? null),
         })
       : undefined;
     return {

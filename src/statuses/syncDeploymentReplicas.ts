@@ -114,7 +114,8 @@ export async function planReplicasSyncs(input: {
   repo: GitRepo;
   renderedCommit: string;
   templates: ReadonlyMap<string, Template>;
-  existing: ReadonlyMap<string, SyncedReplicasFile>;
+  /** The syncedreplicas/ paths on the status branch now. */
+  existing: ReadonlySet<string>;
 }): Promise<ReplicasSyncPlan> {
   const gone: SyncEdits = { edits: new Map(), lines: [] };
   const plan: ReplicasSyncPlan = { scaled: [], gone };
@@ -122,7 +123,7 @@ export async function planReplicasSyncs(input: {
     (t) => t.ref.apiVersion === 'apps/v1' && t.ref.kind === 'Deployment',
   );
   const wanted = new Set(deployments.map((t) => syncedReplicasPath(t.ref.namespace, t.ref.name)));
-  for (const path of input.existing.keys())
+  for (const path of input.existing)
     if (!wanted.has(path)) {
       gone.edits.set(path, null);
       gone.lines.push(`${path}: its Deployment is gone`);

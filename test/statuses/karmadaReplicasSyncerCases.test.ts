@@ -9,6 +9,7 @@ import { refKey } from '../../src/api/kinds.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { readRef } from '../../src/commits/readRef.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { syncedReplicasPath } from '../../src/branches/status/syncedReplicas.ts';
 import { decideReplicasSync, planReplicasSyncs, replicasSyncEdits } from '../../src/statuses/syncDeploymentReplicas.ts';
 import { clusterYaml, makeConfigRepo, RENDERED_REF, SOURCE_REF } from '../helpers/fleet.ts';
 import { templateOf } from '../helpers/inMemoryModel.ts';
@@ -105,12 +106,24 @@ test('a retain-replicas Deployment without a binding records no synced replicas'
       repo,
       renderedCommit: renderedCommit!,
       templates: new Map([[refKey(template.ref), template]]),
-      existing: new Map(),
+      existing: new Set(),
     });
     assert.equal(plan.scaled, []);
     const out = replicasSyncEdits(plan, () => undefined, NOW);
     assert.equal([...out.edits.keys()], []);
     assert.equal(out.lines, []);
+    // A record stays while its Deployment is in the source (the count Karmada wrote stays in the template); one whose
+    // Deployment left the source goes.
+    const kept = syncedReplicasPath('default', 'test-deployment');
+    const gone = syncedReplicasPath('default', 'deleted-deployment');
+    const later = await planReplicasSyncs({
+      repo,
+      renderedCommit: renderedCommit!,
+      templates: new Map([[refKey(template.ref), template]]),
+      existing: new Set([kept, gone]),
+    });
+    assert.equal([...later.gone.edits], [[gone, null]]);
+    assert.equal(later.gone.lines, [`${gone}: its Deployment is gone`]);
   } finally {
     r.cleanup();
   }

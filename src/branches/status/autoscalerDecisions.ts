@@ -257,6 +257,16 @@ export function readSyncedReplicas(
   return readYamlFolder(repo, statusCommit, SYNCED_REPLICAS_FOLDER, parseSyncedReplicas);
 }
 
+/**
+ * The paths of the synced Deployment counts in a status commit, without reading them: what a status pass needs to
+ * delete the records whose Deployment is gone.
+ */
+export async function listSyncedReplicas(repo: GitRepo, statusCommit: string | null): Promise<Set<string>> {
+  if (!statusCommit) return new Set();
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, SYNCED_REPLICAS_FOLDER);
+  return new Set([...files.keys()].filter((p) => p.endsWith('.yaml')));
+}
+
 /** One workload's replicas as the render gives them, who set them, and (synced counts) the Git count they hold for. */
 export interface AutoscaledEntry {
   replicas: number;
