@@ -7,6 +7,7 @@ import { identityKey } from '../branches/status/inventory.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { refFromManifest } from '../branches/rendered/fileRefs.ts';
 import { ALLOW_PRUNE_TRAILER, type DeletingCommit, type DeletionAttribution } from './checkPruneSafety.ts';
+import { clusterOfPath } from '../branches/rendered/outputPaths.ts';
 
 /** How many rendered commits the walk reads at most; older deletions are not attributed (so held: fail closed). */
 const MAX_WALK = 500;
@@ -53,7 +54,7 @@ export async function readDeletingCommits(repo: GitRepo, req: DeletingCommitsReq
     if (!parent) break;
     const parentTree = (await readCommitInfo(repo, parent)).tree;
     const removed = (await diffTrees(repo, parentTree, info.tree)).filter((c) => {
-      const cluster = /^clusters\/([^/]+)\//.exec(c.path)?.[1];
+      const cluster = clusterOfPath(c.path);
       return cluster !== undefined && c.oldOid && !c.newOid && (!req.clusters || req.clusters.has(cluster));
     });
     if (removed.length > 0) {
@@ -64,7 +65,7 @@ export async function readDeletingCommits(repo: GitRepo, req: DeletingCommitsReq
       for (const c of removed) {
         const key = refFromManifest(new TextDecoder().decode(blobs.get(c.oldOid!)!));
         if (!key) continue;
-        const cluster = c.path.split('/')[1]!;
+        const cluster = clusterOfPath(c.path)!;
         const byCluster = found.get(cluster) ?? new Map<string, DeletingCommit>();
         found.set(cluster, byCluster);
         const id = identityKey(parseRefKey(key));

@@ -14,6 +14,7 @@ import { appliedPolicies, overrideExplainer, quietOverrides, type OverrideCause 
 import type { Located } from '../api/model.ts';
 import type { OverridePolicy } from '../api/policy.ts';
 import type { ClusterPlan, LookTwiceNote, Plan, PlannedObject, ReplicaMove, SchedulingNote } from './types.ts';
+import { clusterOfPath } from '../branches/rendered/outputPaths.ts';
 
 /** One side of the plan: a whole output tree, path → text, and the index that names its objects. */
 export interface PlanSide {
@@ -60,10 +61,10 @@ export function buildPlan(input: PlanInput): Plan {
   const named = new Set<OverrideCause['policy']>();
   const overrideCauses = overrideExplainer(basePolicies, headPolicies);
   const paths = [...new Set([...base.files.keys(), ...head.files.keys()])]
-    .filter((p) => p.startsWith('clusters/'))
+    .filter((p) => clusterOfPath(p) !== undefined)
     .sort();
   for (const path of paths) {
-    const cluster = path.split('/')[1]!;
+    const cluster = clusterOfPath(path)!;
     const ref = refs.get(path) ?? refFromManifest(base.files.get(path) ?? head.files.get(path)!) ?? path;
     const before = base.files.get(path);
     const after = head.files.get(path);

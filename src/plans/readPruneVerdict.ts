@@ -7,7 +7,7 @@ import { isTreeMode, type GitRepo } from '../commits/types.ts';
 import type { OutputIndex, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { refFromManifest, refsByPath } from '../branches/rendered/fileRefs.ts';
-import { parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
+import { clusterOfPath, parseReleasedFile, RELEASED_PATH } from '../branches/rendered/outputPaths.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
 import { parseBranchFile } from '../errors/parseBranchFile.ts';
 import { readDeletingCommits } from '../deliveries/readDeletingCommits.ts';
@@ -30,7 +30,7 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
   if (!req.before || !req.after || req.before === req.after) return null;
   const [before, after] = await Promise.all([readCommitInfo(repo, req.before), readCommitInfo(repo, req.after)]);
   const removed = (await diffTrees(repo, before.tree, after.tree)).filter(
-    (c) => c.path.startsWith('clusters/') && c.oldOid && !c.newOid,
+    (c) => clusterOfPath(c.path) !== undefined && c.oldOid && !c.newOid,
   );
   if (removed.length === 0) return null;
 
@@ -44,7 +44,7 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
   const removals = new Map<string, string[]>();
   const unnamed: { cluster: string; path: string; oid: string }[] = [];
   for (const c of removed) {
-    const cluster = c.path.split('/')[1]!;
+    const cluster = clusterOfPath(c.path)!;
     const ref = refs.get(c.path);
     if (ref && released.get(cluster)?.has(ref)) releasedPaths.add(c.path);
     else if (ref) push(removals, cluster, ref);
