@@ -10,6 +10,7 @@ import {
   isSet,
   list,
   notSupported,
+  pathSegmentProblems,
   required,
 } from './fieldViolations.ts';
 
@@ -54,12 +55,6 @@ export function horizontalPodAutoscalerViolations(hpa: Json): KubeViolation[] {
     errors.push(...scalingRulesViolations(spec.behavior.scaleDown, ['spec', 'behavior', 'scaleDown']));
   }
   return errors;
-}
-
-/** IsValidPathSegmentName's messages. */
-function pathSegmentProblems(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
 
 /** ValidateCrossVersionObjectReference. */

@@ -1,4 +1,5 @@
 import {
+  domainPrefixedPathErrors,
   duplicate,
   fieldOf,
   goStringMapText,
@@ -16,7 +17,6 @@ import {
   list,
 } from './fieldViolations.ts';
 import { goLocationError, robfigScheduleError } from '../time/cronSchedule.ts';
-import { DNS1123_SUBDOMAIN } from '../labels/labelFormats.ts';
 import { matchLabelSelector } from '../labels/matchLabelSelector.ts';
 import { qualifiedNameDetails } from '../labels/objectMetaRules.ts';
 
@@ -49,30 +49,6 @@ const MAX_FAILED_INDEXES_FOR_HIGH_COMPLETIONS = 10_000;
 const FAILURE_ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
 const EXIT_CODE_OPERATORS = ['In', 'NotIn'];
 const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
-const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
-
-/** IsDomainPrefixedPath, as managedBy is checked. */
-export function domainPrefixedPathErrors(path: (string | number)[], value: string): KubeViolation[] {
-  if (value.length === 0) return [required(path)];
-  const slash = value.indexOf('/');
-  const host = slash < 0 ? value : value.slice(0, slash);
-  const rest = slash < 0 ? '' : value.slice(slash + 1);
-  if (slash < 0 || host === '' || rest === '')
-    return [invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
-  const errors: KubeViolation[] = [];
-  if (host.length > 253) errors.push(invalid(path, host, 'must be no more than 253 characters'));
-  if (!DNS1123_SUBDOMAIN.test(host))
-    errors.push(
-      invalid(
-        path,
-        host,
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-      ),
-    );
-  if (!HTTP_PATH.test(rest))
-    errors.push(invalid(path, rest, "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"));
-  return errors;
-}
 
 /** parseIndexInterval and validateIndexesFormat: the number of indexes, or why the list is no index list. */
 function indexesFormat(text: string, completions: number): number | string {

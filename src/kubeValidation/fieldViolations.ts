@@ -153,6 +153,37 @@ export function wildcardSubdomainProblems(value: string): string[] {
   return problems;
 }
 
+/** IsValidPathSegmentName's messages: a name that can be one segment of a URL path. */
+export function pathSegmentProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+}
+
+const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
+
+/** IsDomainPrefixedPath, as a Job's managedBy and an IngressClass's controller are checked. */
+export function domainPrefixedPathErrors(path: (string | number)[], value: string): KubeViolation[] {
+  if (value.length === 0) return [required(path)];
+  const slash = value.indexOf('/');
+  const host = slash < 0 ? value : value.slice(0, slash);
+  const rest = slash < 0 ? '' : value.slice(slash + 1);
+  if (slash < 0 || host === '' || rest === '')
+    return [invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  const errors: KubeViolation[] = [];
+  if (host.length > 253) errors.push(invalid(path, host, 'must be no more than 253 characters'));
+  if (!DNS1123_SUBDOMAIN.test(host))
+    errors.push(
+      invalid(
+        path,
+        host,
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      ),
+    );
+  if (!HTTP_PATH.test(rest))
+    errors.push(invalid(path, rest, "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"));
+  return errors;
+}
+
 /** IsValidPortName's messages: an IANA_SVC_NAME. */
 export function portNameProblems(name: string): string[] {
   const problems: string[] = [];

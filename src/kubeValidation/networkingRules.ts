@@ -8,6 +8,7 @@ import {
   dns1035LabelProblems,
   dns1123LabelProblems,
   dns1123SubdomainProblems,
+  domainPrefixedPathErrors,
   forbidden,
   invalid,
   isObject,
@@ -15,13 +16,13 @@ import {
   labelSelectorViolations,
   list,
   notSupported,
+  pathSegmentProblems,
   portNameProblems,
   portNumberProblem,
   required,
   tooLong,
   wildcardSubdomainProblems,
 } from './fieldViolations.ts';
-import { domainPrefixedPathErrors } from './batchRules.ts';
 
 // What kube-apiserver 1.32 refuses in a networking.k8s.io/v1 Ingress, IngressClass or NetworkPolicy being created
 // (pkg/apis/networking/validation: ValidateIngressCreate, ValidateIngressClass, ValidateNetworkPolicy), in its field
@@ -33,12 +34,6 @@ const BAD_PATH_SUFFIXES = ['/..', '/.'];
 const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];
-
-/** IsValidPathSegmentName's messages. */
-function pathSegmentProblems(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-}
 
 /** validateIngressTypedLocalObjectReference: a backend's resource, an IngressClass's parameters. */
 function typedReferenceViolations(ref: Json, at: (string | number)[]): KubeViolation[] {

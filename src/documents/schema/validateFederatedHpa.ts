@@ -5,6 +5,7 @@
 import { parseQuantity } from '../../quantities/parseQuantity.ts';
 import { isTimeZone, parseCronSchedule } from '../../time/cronSchedule.ts';
 import { qualifiedNameProblems } from '../../labels/labelFormats.ts';
+import { pathSegmentProblems } from '../../kubeValidation/fieldViolations.ts';
 import { isDNS1123Label } from './kubernetesNames.ts';
 import { preview, type SchemaIssue } from './validateAgainstSchema.ts';
 
@@ -47,12 +48,6 @@ class Issues {
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const present = (v: unknown) => v !== undefined && v !== null;
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
-
-/** apimachinery's IsValidPathSegmentName: a name that can be one segment of a URL path. */
-function pathSegmentProblems(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-}
 
 /** Checks an int32 field that is optional; a wrong type is reported and the field is then ignored. */
 function optionalInt(issues: Issues, value: unknown, path: Path): number | undefined {
