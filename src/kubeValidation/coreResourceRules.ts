@@ -166,8 +166,8 @@ function dataSourceViolations(spec: Json, at: Path): KubeViolation[] {
   const sourceAt = given ? [...at, 'dataSource'] : [...at, 'dataSourceRef'];
   const refAt = givenRef ? [...at, 'dataSourceRef'] : [...at, 'dataSource'];
   const errors: KubeViolation[] = [];
-  if (source) errors.push(...typedReferenceViolations(source, sourceAt, `${fieldOf(at)}.dataSource`));
-  if (ref) errors.push(...typedReferenceViolations(ref, refAt, `${fieldOf(at)}.dataSourceRef`));
+  if (source) errors.push(...dataSourceReferenceViolations(source, sourceAt, `${fieldOf(at)}.dataSource`));
+  if (ref) errors.push(...dataSourceReferenceViolations(ref, refAt, `${fieldOf(at)}.dataSourceRef`));
   if (given && givenRef && !sameReference(given, givenRef)) {
     // field.Invalid given the *field.Path: printed as the path.
     const dataSourceField = `${fieldOf(at)}.dataSource`;
@@ -189,7 +189,7 @@ const sameReference = (a: Json, b: Json) =>
   (a.name ?? '') === (b.name ?? '');
 
 /** validateDataSource / validateDataSourceRef's shared checks: name, kind, and an API group for anything not a claim. */
-function typedReferenceViolations(ref: Json, path: Path, field: string): KubeViolation[] {
+function dataSourceReferenceViolations(ref: Json, path: Path, field: string): KubeViolation[] {
   const errors: KubeViolation[] = [];
   if (!ref.name) errors.push(required({ path: [...path, 'name'], field: `${field}.name` }));
   if (!ref.kind) errors.push(required({ path: [...path, 'kind'], field: `${field}.kind` }));

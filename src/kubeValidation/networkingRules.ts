@@ -36,7 +36,7 @@ const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];
 
 /** validateIngressTypedLocalObjectReference: a backend's resource, an IngressClass's parameters. */
-function typedReferenceViolations(ref: Json, at: (string | number)[]): KubeViolation[] {
+function ingressTypedReferenceViolations(ref: Json, at: (string | number)[]): KubeViolation[] {
   const errors: KubeViolation[] = [];
   if (isSet(ref?.apiGroup))
     for (const p of dns1123SubdomainProblems(String(ref.apiGroup)))
@@ -52,7 +52,7 @@ function backendViolations(backend: Json, at: (string | number)[]): KubeViolatio
   const hasResource = isSet(backend?.resource);
   const service = backend?.service;
   if (hasResource && isSet(service)) return [invalid(at, '', 'cannot set both resource and service backends')];
-  if (hasResource) return typedReferenceViolations(backend.resource, [...at, 'resource']);
+  if (hasResource) return ingressTypedReferenceViolations(backend.resource, [...at, 'resource']);
   if (!isSet(service)) return [invalid(at, '', 'resource or service backend is required')];
   const errors: KubeViolation[] = [];
   if (!service.name) errors.push(required([...at, 'service', 'name']));
@@ -164,7 +164,7 @@ export function ingressClassViolations(ingressClass: Json): KubeViolation[] {
   const params = spec.parameters;
   if (!isSet(params)) return errors;
   const at = ['spec', 'parameters'];
-  errors.push(...typedReferenceViolations(params, at));
+  errors.push(...ingressTypedReferenceViolations(params, at));
   if (!isSet(params.scope)) return [...errors, required([...at, 'scope'])];
   if (!['Cluster', 'Namespace'].includes(params.scope))
     return [...errors, notSupported([...at, 'scope'], params.scope, ['Cluster', 'Namespace'])];
