@@ -35,7 +35,11 @@ import {
   SERVICE_EXPORT_API_VERSION,
   type ExportedService,
 } from '../branches/status/exportedEndpoints.ts';
-import { deriveImportedServices, SERVICE_IMPORT_KIND } from '../interpreters/deriveImportedServices.ts';
+import {
+  deriveImportedServices,
+  isServiceImport,
+  SERVICE_IMPORT_KIND,
+} from '../interpreters/deriveImportedServices.ts';
 import type { AttachedBindingOf } from '../interpreters/controllerWorkMetadata.ts';
 import {
   dispatchEndpointSlices,
@@ -386,11 +390,6 @@ function identityOf(m: unknown): string {
     namespace: String(o.metadata?.namespace ?? ''),
     name: String(o.metadata?.name ?? ''),
   });
-}
-
-function isServiceImport(m: unknown): boolean {
-  const o = m as { apiVersion?: unknown; kind?: unknown } | null;
-  return !!o && o.apiVersion === SERVICE_EXPORT_API_VERSION && o.kind === SERVICE_IMPORT_KIND;
 }
 
 /** What applying a folder may create: every object in it (the applier's own phases, without the prune). */

@@ -50,7 +50,12 @@ export function deriveImportedServices(
   bindings: ReadonlyMap<string, AttachedBindingOf> = new Map(),
 ): DerivedObject[] {
   const out: DerivedObject[] = [];
-  const imports = [...manifests].filter(([, m]) => isServiceImport(m)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // Only a ServiceImport with a string name has anything derived: the names below are built from it.
+  const imports = [...manifests]
+    .filter(
+      ([, m]) => isServiceImport(m) && typeof (m as { metadata?: { name?: unknown } }).metadata?.name === 'string',
+    )
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [path, value] of imports) {
     const imp = value as { metadata: { name: string; namespace?: string }; spec?: { type?: string; ports?: unknown } };
     const name = imp.metadata.name;
@@ -115,14 +120,13 @@ export function deriveImportedServices(
   return out;
 }
 
-function isServiceImport(m: unknown): boolean {
-  const o = m as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } } | null;
-  return (
-    !!o &&
-    o.apiVersion === SERVICE_EXPORT_API_VERSION &&
-    o.kind === SERVICE_IMPORT_KIND &&
-    typeof o.metadata?.name === 'string'
-  );
+/**
+ * A multicluster.x-k8s.io ServiceImport, by apiVersion and kind only: whether it carries a usable name is for the
+ * caller to check (deriveImportedServices and readImportBindings need one, a folder with any ServiceImport imports).
+ */
+export function isServiceImport(m: unknown): boolean {
+  const o = m as { apiVersion?: unknown; kind?: unknown } | null;
+  return !!o && o.apiVersion === SERVICE_EXPORT_API_VERSION && o.kind === SERVICE_IMPORT_KIND;
 }
 
 /** servicePorts of the service-import controller: name, protocol, port and appProtocol of each import port. */
