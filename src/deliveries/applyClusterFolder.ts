@@ -15,13 +15,8 @@ import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } fro
 import { DiscoveryFailedError, forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
 import { responseErrorText } from './clientGoErrors.ts';
-import {
-  CONFLICT_RESOLUTION_ANNOTATION,
-  FIELD_MANAGER,
-  MANAGED_LABEL,
-  type ApplyResult,
-  type ConflictResolution,
-} from './types.ts';
+import { MANAGED_LABEL } from '../api/karmadaLabels.ts';
+import { CONFLICT_RESOLUTION_ANNOTATION, FIELD_MANAGER, type ApplyResult, type ConflictResolution } from './types.ts';
 import { retainForMember, retainsMemberReplicas } from '../interpreters/retainForMember.ts';
 import { retainClusterFields } from './retainClusterFields.ts';
 import {
@@ -667,7 +662,7 @@ async function pruneOne(ctx: Ctx, ref: ObjectRef, pendingOnly: boolean): Promise
         prune: true,
         action: 'conflict',
         live,
-        message: `not pruned: ${describeRef(ref)} on ${ctx.kube.name} is no longer labelled karmada.io/managed=true, so it is not ours to delete`,
+        message: `not pruned: ${describeRef(ref)} on ${ctx.kube.name} is no longer labelled ${MANAGED_LABEL}=true, so it is not ours to delete`,
       };
     }
     const uid = (live.metadata as { uid?: string } | undefined)?.uid;

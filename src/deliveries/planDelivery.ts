@@ -2,7 +2,8 @@ import type { ObjectRef } from '../api/kinds.ts';
 import { parseQuantity } from '../quantities/parseQuantity.ts';
 import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { withoutWorkOnlyAnnotations } from '../branches/rendered/workOnlyAnnotations.ts';
-import { CONFLICT_RESOLUTION_ANNOTATION, MANAGED_LABEL, type ApplyResult, type ConflictResolution } from './types.ts';
+import { MANAGED_LABEL } from '../api/karmadaLabels.ts';
+import { CONFLICT_RESOLUTION_ANNOTATION, type ApplyResult, type ConflictResolution } from './types.ts';
 
 export interface DeliveryObject {
   path: string;

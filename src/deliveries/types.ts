@@ -47,6 +47,5 @@ export interface ApplyResult {
   suspended?: true;
 }
 
-export const MANAGED_LABEL = 'karmada.io/managed';
 export const CONFLICT_RESOLUTION_ANNOTATION = 'work.karmada.io/conflict-resolution';
 export const FIELD_MANAGER = 'flotilla';

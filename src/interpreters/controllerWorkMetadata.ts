@@ -3,12 +3,11 @@
 // as a dependency, the attached binding's as binding/common.go ensureWork merges them (mergeLabel, mergeAnnotations,
 // mergeConflictResolution). Pure: the applier's derived objects, the dispatched slices and the federated quotas'
 // ResourceQuotas are built with it.
+import { MANAGED_LABEL } from '../api/karmadaLabels.ts';
 import { refKey, type ObjectRef } from '../api/kinds.ts';
 import { bindingName, permanentId } from '../names/bindingName.ts';
 import { workName } from '../names/workName.ts';
 
-/** Karmada's managed label: every object a Work puts on a member carries it; the applier prunes only such objects. */
-export const MANAGED = 'karmada.io/managed';
 export const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
 const BINDING_PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
 export const MANAGED_ANNOTATIONS = 'resourcetemplate.karmada.io/managed-annotations';
@@ -41,7 +40,7 @@ export function controllerWorkMetadata(
     annotations['resourcebinding.karmada.io/namespace'] = ref.namespace ?? '';
     annotations['resourcebinding.karmada.io/name'] = bindingName(ref.kind, ref.name);
   }
-  labels[MANAGED] = 'true';
+  labels[MANAGED_LABEL] = 'true';
   labels[WORK_PERMANENT_ID_LABEL] = permanentId(`work/${cluster}/${refKey(ref)}`);
   if (opts.uid !== undefined) annotations['resourcetemplate.karmada.io/uid'] = opts.uid;
   const work = opts.workOf ?? ref;

@@ -3,7 +3,7 @@ import { mapLimit } from '../concurrency/mapLimit.ts';
 import type { ApiResource, KubeTarget } from '../deliveries/KubeTarget.ts';
 import { resolveResource, resourcePath } from '../deliveries/resolveResource.ts';
 import { sendRequest, type RetryPolicy } from '../deliveries/sendRequest.ts';
-import { MANAGED_LABEL } from '../deliveries/types.ts';
+import { MANAGED_LABEL } from '../api/karmadaLabels.ts';
 import type { ObservedObject } from './buildStatusFiles.ts';
 
 /** A status read should give up quickly: the next one is seconds away. */

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { CLUSTER_API_VERSION, groupOf, POLICY_API_VERSION, type ObjectRef } from '../api/kinds.ts';
+import { MANAGED_LABEL } from '../api/karmadaLabels.ts';
 import { emptyFileObjects, type FileObjects, type UnitOrigin } from '../api/model.ts';
 import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
@@ -15,7 +16,7 @@ export function isReservedKey(key: string): boolean {
   const slash = key.indexOf('/');
   const domain = slash < 0 ? '' : key.slice(0, slash);
   if (domain === 'flotilla.io' || domain.endsWith('.flotilla.io')) return true;
-  if (key === 'karmada.io/managed') return true;
+  if (key === MANAGED_LABEL) return true;
   return (
     ['resourcebinding.karmada.io', 'clusterresourcebinding.karmada.io'].includes(domain) ||
     key === 'work.karmada.io/namespace' ||

@@ -3,6 +3,7 @@
 import { atTemplate } from '../api/templatePlace.ts';
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
+import { MANAGED_LABEL } from '../api/karmadaLabels.ts';
 import { describeRef, refKey } from '../api/kinds.ts';
 import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import { divideByWebster } from '../assignments/divideByWebster.ts';
@@ -292,7 +293,7 @@ function workLabels(
     for (const [k, v] of Object.entries(binding.metadata.labels ?? {}))
       if (!k.startsWith(DEPENDED_BY_LABEL_PREFIX) && k !== BINDING_MANAGED_BY_LABEL) labels[k] = v;
   }
-  labels['karmada.io/managed'] = 'true';
+  labels[MANAGED_LABEL] = 'true';
   // Kept for the template's own labels only: a cluster whose override changed them does not displace them.
   if (own === (prunedFor(t).metadata as { labels?: unknown } | undefined)?.labels)
     labelsCache.set(t, { own, binding, labels });
