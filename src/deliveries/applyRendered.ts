@@ -150,7 +150,8 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
   const registered: RegisteredClusters = new Map(
     parseRegisteredClusters(rootFiles.get(CLUSTERS_PATH) ?? '{}').map((c) => [c.name, observed.get(c.name)?.status]),
   );
-  await addImportedServices(opts.repo, statusRef, info.tree, folders, { services, registered });
+  const rendered = { ref: opts.commit ?? opts.outputRef, tree: info.tree };
+  await addImportedServices(opts.repo, statusRef, rendered, folders, { services, registered });
   const readyOf = (name: string) => observed.get(name)?.status?.conditions?.find((c) => c.type === 'Ready');
   // Karmada's execution controller syncs no Work to a cluster whose Ready condition is not True (util.IsClusterReady:
   // it returns an error and requeues), nor deletes one there (handleWorkDelete, Karmada issue 5150). A cluster just
@@ -270,12 +271,13 @@ export async function applyRendered(opts: ApplyRenderedOptions): Promise<Rendere
  * CrossCluster MultiClusterService the providers' slices, built from the endpoints recorded on the status branch
  * (never from the rendered branch, which holds no pod IP): applied, inventoried and pruned like the folder's own
  * objects, so they go when the import, the export or the MultiClusterService goes. When the endpoints cannot be
- * read, such a folder prunes nothing: a slice missing from a failed read is not a slice that went.
+ * read, such a folder prunes nothing: a slice missing from a failed read is not a slice that went. `rendered` is the
+ * rendered commit's tree, and the ref or commit it was read at (what names a corrupt binding file).
  */
 async function addImportedServices(
   repo: GitRepo,
   statusRef: string,
-  renderedTree: string,
+  rendered: { ref: string; tree: string },
   folders: Map<string, ClusterFolder | Error>,
   mcs: { services: { path: string; mcs: MultiClusterService }[]; registered: RegisteredClusters },
 ): Promise<void> {
@@ -298,7 +300,7 @@ async function addImportedServices(
     return;
   }
   let exportedByServiceExport: Map<string, ExportedService[]> | undefined;
-  const importBindings = await readImportBindings(repo, renderedTree, importing);
+  const importBindings = await readImportBindings(repo, rendered, importing);
   for (const [name, f] of folders) {
     if (f instanceof Error || !importing.includes(f)) continue;
     // A Service derived-<name> that Git itself places here (the ServiceImport's dependency) is Git's to apply.
@@ -310,7 +312,7 @@ async function addImportedServices(
         ? deriveImportedServices(
             name,
             f.manifests,
-            (exportedByServiceExport ??= await viaServiceExport(repo, renderedTree, exported)),
+            (exportedByServiceExport ??= await viaServiceExport(repo, rendered.tree, exported)),
             importBindings,
           )
         : []),
@@ -324,38 +326,60 @@ async function addImportedServices(
 /**
  * The conflict resolution of each ServiceImport's binding on the rendered branch, by the ServiceImport's path in its
  * folder: what the attached bindings of its derived Service and imported slices copy (buildAttachedBinding). A binding
- * missing or unreadable gives none, which reads as Abort: the applier then takes over nothing it did not create.
+ * missing or unreadable gives none, which reads as Abort: the applier then takes over nothing it did not create. An
+ * unreadable one is a hand edit or a bad merge, not a choice: each folder holding such a ServiceImport gets a note
+ * naming the binding file (parseBranchFile's message, with its fix), so the Abort is not mistaken for the policy's.
  */
 async function readImportBindings(
   repo: GitRepo,
-  renderedTree: string,
+  rendered: { ref: string; tree: string },
   folders: readonly ClusterFolder[],
 ): Promise<Map<string, AttachedBindingOf>> {
-  const bindingOf = new Map<string, string>();
+  const bindingOf = new Map<string, { folder: ClusterFolder; file: string }>();
   for (const f of folders)
     for (const [path, m] of f.manifests) {
       if (!isServiceImport(m)) continue;
       const meta = (m as { metadata?: { name?: unknown; namespace?: unknown } }).metadata;
       if (typeof meta?.name !== 'string') continue;
       const namespace = typeof meta.namespace === 'string' ? meta.namespace : 'default';
-      bindingOf.set(
-        path,
-        bindingPath({ apiVersion: SERVICE_EXPORT_API_VERSION, kind: SERVICE_IMPORT_KIND, namespace, name: meta.name }),
-      );
+      const file = bindingPath({
+        apiVersion: SERVICE_EXPORT_API_VERSION,
+        kind: SERVICE_IMPORT_KIND,
+        namespace,
+        name: meta.name,
+      });
+      bindingOf.set(path, { folder: f, file });
     }
   if (bindingOf.size === 0) return new Map();
-  const texts = await readTextFiles(repo, renderedTree, [...new Set(bindingOf.values())]);
-  const out = new Map<string, AttachedBindingOf>();
-  for (const [path, bindingFile] of bindingOf) {
-    const text = texts.get(bindingFile);
-    let conflictResolution: unknown;
+  const files = [...new Set([...bindingOf.values()].map((b) => b.file))];
+  const texts = await readTextFiles(repo, rendered.tree, files);
+  // Each binding file parsed once, however many folders import its ServiceImport.
+  const parsed = new Map<string, unknown | Error>();
+  for (const file of files) {
+    const text = texts.get(file);
     try {
-      conflictResolution = text
-        ? (parseYamlValue(text) as { spec?: { conflictResolution?: unknown } } | null)?.spec?.conflictResolution
-        : undefined;
-    } catch {
-      conflictResolution = undefined;
+      parsed.set(
+        file,
+        text
+          ? parseBranchFile(
+              rendered.ref,
+              file,
+              () =>
+                (parseYamlValue(text) as { spec?: { conflictResolution?: unknown } } | null)?.spec?.conflictResolution,
+            )
+          : undefined,
+      );
+    } catch (err) {
+      parsed.set(file, err instanceof Error ? err : new Error(String(err)));
     }
+  }
+  const out = new Map<string, AttachedBindingOf>();
+  for (const [path, { folder, file }] of bindingOf) {
+    const conflictResolution = parsed.get(file);
+    if (conflictResolution instanceof Error)
+      folder.notes.push(
+        `ServiceImport ${path}: its derived Service and imported slices are applied with conflict resolution Abort, as its binding could not be read: ${conflictResolution.message}`,
+      );
     out.set(path, { conflictResolution: typeof conflictResolution === 'string' ? conflictResolution : undefined });
   }
   return out;

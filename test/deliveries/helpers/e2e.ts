@@ -94,13 +94,18 @@ export async function startMemberFleet(
 
 let clock = 1_700_000_000;
 
-/** Writes the rendered branch as `clusters` describes it (cluster → manifests), one commit with a Source-Commit trailer. */
+/**
+ * Writes the rendered branch as `clusters` describes it (cluster → manifests), one commit with a Source-Commit trailer;
+ * `files` (path → text) are written as they are, e.g. a binding under bindings/.
+ */
 export async function commitRendered(
   repo: GitRepo,
   clusters: Record<string, Record<string, unknown>[]>,
   source = 'a'.repeat(40),
+  files: Record<string, string> = {},
 ): Promise<string> {
   const edits = new Map<string, Uint8Array | null>();
+  for (const [p, text] of Object.entries(files)) edits.set(p, new TextEncoder().encode(text));
   for (const [cluster, objects] of Object.entries(clusters)) {
     for (const o of objects) {
       const meta = o.metadata as { name: string; namespace?: string };
