@@ -34,7 +34,7 @@ export async function renderCommand(opts: CommonOptions & { outDir: string | und
     return 0;
   }
   const lines = Object.entries(report.changes).map(
-    ([c, x]) => `  ${c}: ${x.added.length} added, ${x.changed.length} changed, ${x.removed.length} removed`,
+    ([c, x]) => `  ${c}: ${x.counts.added} added, ${x.counts.changed} changed, ${x.counts.removed} removed`,
   );
   opts.out(
     `rendered ${sha.slice(0, 12)} → ${branch} ${report.outputCommit.slice(0, 12)}\n${lines.join('\n') || '  no change on any cluster'}\n`,

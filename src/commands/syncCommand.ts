@@ -21,7 +21,7 @@ export async function syncCommand(opts: CommonOptions): Promise<number> {
       const changed =
         Object.entries(r.changes)
           .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
-          .map(([c, x]) => `${c} +${x.added.length} ~${x.changed.length} -${x.removed.length}`)
+          .map(([c, x]) => `${c} +${x.counts.added} ~${x.counts.changed} -${x.counts.removed}`)
           .join(', ') || 'no change';
       const errors = r.problems.filter((p) => p.severity === 'error').length;
       opts.err(

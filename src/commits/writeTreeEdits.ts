@@ -55,6 +55,9 @@ export async function writeTreeEdits(
 async function buildEditTree(edits: ReadonlyMap<string, FileEdit>, turns: EventLoopTurns): Promise<EditNode> {
   const root: EditNode = { files: new Map(), dirs: NO_DIRS };
   const folders = new Map<string, EditNode>();
+  // A file name is a slice of its path, which V8 keeps whole while the name lives. One copy per distinct name (a
+  // template's file has the same name on every cluster) lets the caller's millions of paths go while the tree is written.
+  const names = new Map<string, string>();
   for (const [path, content] of edits) {
     if (turns.due()) await turns.give();
     const slash = path.lastIndexOf('/');
@@ -65,7 +68,9 @@ async function buildEditTree(edits: ReadonlyMap<string, FileEdit>, turns: EventL
       if (known) node = known;
       else folders.set(folder, (node = folderNode(root, folder, path)));
     }
-    const name = path.slice(slash + 1);
+    const sliced = path.slice(slash + 1);
+    let name = names.get(sliced);
+    if (name === undefined) names.set(sliced, (name = sliced));
     checkPart(name, path);
     if (node.dirs.has(name)) throw new Error(`tree edit conflict: ${JSON.stringify(path)} also has edits below it`);
     node.files.set(name, content);

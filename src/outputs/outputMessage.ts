@@ -43,7 +43,19 @@ export interface FailoverContext {
   retried?: readonly string[];
 }
 
-export type ClusterChanges = Record<string, { added: string[]; changed: string[]; removed: string[] }>;
+/** Paths a cluster's change keeps per list: what a commit message prints. A cold render of a large fleet writes millions. */
+export const LISTED_PATHS = 20;
+
+/** What a render changed on one cluster: how many files were added, changed and removed, and the first of each. */
+export interface ClusterChange {
+  counts: { added: number; changed: number; removed: number };
+  /** The first LISTED_PATHS paths of each, in the order the render wrote them. */
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+export type ClusterChanges = Record<string, ClusterChange>;
 
 /** Problems listed in full in a commit message before the rest is counted: messages stay readable. */
 const MAX_PROBLEMS_IN_MESSAGE = 50;
@@ -96,20 +108,20 @@ export function buildOutputMessage(
     );
   if (clusters.length === 0) lines.push('No change on any cluster.');
   for (const c of clusters) {
-    const { added, changed, removed } = changes[c]!;
+    const { counts, added, changed, removed } = changes[c]!;
     const parts = [
-      added.length ? `${added.length} added` : '',
-      changed.length ? `${changed.length} changed` : '',
-      removed.length ? `${removed.length} removed` : '',
+      counts.added ? `${counts.added} added` : '',
+      counts.changed ? `${counts.changed} changed` : '',
+      counts.removed ? `${counts.removed} removed` : '',
     ].filter(Boolean);
     lines.push(`${c}: ${parts.join(', ')}`);
-    for (const [mark, list] of [
-      ['+', added],
-      ['~', changed],
-      ['-', removed],
+    for (const [mark, list, count] of [
+      ['+', added, counts.added],
+      ['~', changed, counts.changed],
+      ['-', removed, counts.removed],
     ] as const) {
-      for (const path of list.slice(0, 20)) lines.push(`  ${mark} ${path.slice(`clusters/${c}/`.length)}`);
-      if (list.length > 20) lines.push(`  ${mark} … and ${list.length - 20} more`);
+      for (const path of list.slice(0, LISTED_PATHS)) lines.push(`  ${mark} ${path.slice(`clusters/${c}/`.length)}`);
+      if (count > LISTED_PATHS) lines.push(`  ${mark} … and ${count - LISTED_PATHS} more`);
     }
   }
   if (rescheduled.length > 0) {

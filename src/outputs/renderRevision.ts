@@ -31,7 +31,7 @@ import {
 } from '../branches/rendered/interpreterCustomizations.ts';
 import { ShardedIndex, type IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { renderTemplates, type TemplateExplanation } from '../works/renderTemplates.ts';
-import { buildOutputMessage, type ClusterChanges } from './outputMessage.ts';
+import { buildOutputMessage, LISTED_PATHS, type ClusterChanges } from './outputMessage.ts';
 import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
 import { loadSource, type LoadedSource } from './loadSource.ts';
@@ -664,10 +664,15 @@ async function summarizeChanges(
     if (turns.due()) await turns.give();
     const cluster = clusterOfPath(path);
     if (cluster === undefined) continue;
-    const c = (changes[cluster] ??= { added: [], changed: [], removed: [] });
-    if (text === null) c.removed.push(path);
-    else if (previousFiles.has(path)) c.changed.push(path);
-    else c.added.push(path);
+    const c = (changes[cluster] ??= {
+      counts: { added: 0, changed: 0, removed: 0 },
+      added: [],
+      changed: [],
+      removed: [],
+    });
+    const kind = text === null ? 'removed' : previousFiles.has(path) ? 'changed' : 'added';
+    // Only the first paths are kept: every one would keep millions of paths alive through the tree write.
+    if (c.counts[kind]++ < LISTED_PATHS) c[kind].push(path);
   }
   return changes;
 }

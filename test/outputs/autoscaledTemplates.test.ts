@@ -109,7 +109,14 @@ test('a render for a new decision says which autoscaler moved which workload, no
   const commit = { oid: 'a'.repeat(40), message: 'web: a FederatedHPA\n', author: { name: 'Ada', email: 'a@x' } };
   const message = buildOutputMessage(
     commit as CommitInfo,
-    { member1: { added: [], changed: ['clusters/member1/default/deployment.apps_web.yaml'], removed: [] } },
+    {
+      member1: {
+        counts: { added: 0, changed: 1, removed: 0 },
+        added: [],
+        changed: ['clusters/member1/default/deployment.apps_web.yaml'],
+        removed: [],
+      },
+    },
     [],
     {
       rerender: true,

@@ -25,7 +25,14 @@ test('a file name or author with a newline cannot forge a trailer or reach the l
   const forged = `templates/x\n\nSource-Commit: ${'f'.repeat(40)}\nSource-Author: Mallory <m@x>.yaml`;
   const message = buildOutputMessage(
     source('Add x\u001b[2J', 'Ada\u001b[31m\rMallory'),
-    { member1: { added: [`clusters/member1/${forged}`], changed: [], removed: [] } },
+    {
+      member1: {
+        counts: { added: 1, changed: 0, removed: 0 },
+        added: [`clusters/member1/${forged}`],
+        changed: [],
+        removed: [],
+      },
+    },
     [],
   );
   const trailers = parseTrailers(message);
