@@ -114,6 +114,12 @@ export function readAutoscalerDecisions(
 }
 
 /** The YAML files of one folder of a status commit, each parsed (a corrupt one named by parseBranchFile), by path. */
+/** The .yaml files under `folder` in a status commit, by path. */
+async function yamlFilesIn(repo: GitRepo, statusCommit: string, folder: string): Promise<Map<string, { oid: string }>> {
+  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, folder);
+  return new Map([...files].filter(([p]) => p.endsWith('.yaml')));
+}
+
 async function readYamlFolder<T>(
   repo: GitRepo,
   statusCommit: string | null,
@@ -122,8 +128,8 @@ async function readYamlFolder<T>(
 ): Promise<Map<string, T>> {
   const out = new Map<string, T>();
   if (!statusCommit) return out;
-  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, folder);
-  const paths = [...files.keys()].filter((p) => p.endsWith('.yaml')).sort();
+  const files = await yamlFilesIn(repo, statusCommit, folder);
+  const paths = [...files.keys()].sort();
   const blobs = await readBlobs(
     repo,
     paths.map((p) => files.get(p)!.oid),
@@ -263,8 +269,7 @@ export function readSyncedReplicas(
  */
 export async function listSyncedReplicas(repo: GitRepo, statusCommit: string | null): Promise<Set<string>> {
   if (!statusCommit) return new Set();
-  const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, SYNCED_REPLICAS_FOLDER);
-  return new Set([...files.keys()].filter((p) => p.endsWith('.yaml')));
+  return new Set((await yamlFilesIn(repo, statusCommit, SYNCED_REPLICAS_FOLDER)).keys());
 }
 
 /** One workload's replicas as the render gives them, who set them, and (synced counts) the Git count they hold for. */
