@@ -44,16 +44,8 @@ export interface KubeObject {
   [key: string]: any;
 }
 
-/** One column of a server-side Table, with the function that fills its cell. */
-export interface PrintColumn {
-  name: string;
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
-  format?: string;
-  description?: string;
-  /** 0 = default output, 1 = only with `-o wide`. */
-  priority: 0 | 1;
-  cell: (obj: KubeObject, now: number) => string | number | boolean | null;
-}
+import type { PrintColumn } from '../printers/printedObject.ts';
+export type { PrintColumn };
 
 export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'exec' | 'attach' | 'portforward';
 

@@ -1,6 +1,6 @@
 import type { ResourceType, Subresource } from '../types.ts';
 import { hpaV1Columns, isHpaV1 } from './hpaVersions.ts';
-import { ageColumn, nameColumn, printColumnsByKind } from './printColumns.ts';
+import { ageColumn, nameColumn, printColumnsByKind } from '../../printers/tableColumns.ts';
 
 /** `all`: the workloads and their services; `api-extensions`: what extends the API or its admission. */
 type Category = 'all' | 'api-extensions';

@@ -1,5 +1,5 @@
 import type { KubeObject, PrintColumn, ResourceType } from '../types.ts';
-import { ageColumn, nameColumn } from './printColumns.ts';
+import { ageColumn, nameColumn } from '../../printers/tableColumns.ts';
 import { customResourceCell } from '../../printers/customResourceCell.ts';
 
 /** The resource types one CustomResourceDefinition serves: one per served version. */

@@ -1,17 +1,18 @@
-import type { KubeObject, PrintColumn } from '../types.ts';
-import { formatLabelSelector } from '../../labels/formatLabelSelector.ts';
-import { formatLabels } from '../../labels/formatLabels.ts';
-import { ingressHosts } from '../../printers/ingressHosts.ts';
-import { hpaTargets } from '../../printers/hpaTargets.ts';
-import { jobCompletions, jobStatus } from '../../printers/jobCells.ts';
-import { loadBalancerAddresses, serviceExternalIp } from '../../printers/serviceExternalIp.ts';
-import { canonicalQuantity } from '../../quantities/canonicalQuantity.ts';
-import { humanDuration } from '../../time/humanDuration.ts';
-import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryPrintColumns.ts';
-import { podCells } from './printPod.ts';
+import { formatLabelSelector } from '../labels/formatLabelSelector.ts';
+import { formatLabels } from '../labels/formatLabels.ts';
+import { canonicalQuantity } from '../quantities/canonicalQuantity.ts';
+import { humanDuration } from '../time/humanDuration.ts';
+import { endpointSliceEndpoints, endpointSlicePorts, endpointsAddresses } from './discoveryCells.ts';
+import { hpaTargets } from './hpaTargets.ts';
+import { ingressHosts } from './ingressHosts.ts';
+import { jobCompletions, jobStatus } from './jobCells.ts';
+import { podCells } from './podCells.ts';
+import type { PrintColumn, PrintedObject } from './printedObject.ts';
+import { loadBalancerAddresses, serviceExternalIp } from './serviceExternalIp.ts';
 
-// The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion),
-// so `kubectl get` against a member looks like it does against a real cluster.
+// The columns the real API server prints for each kind (k8s.io/kubernetes/pkg/printers/internalversion): the member
+// emulator serves them as Tables, so `kubectl get` against a member looks as it does against a real cluster, and
+// `flotilla get` prints a template from Git with the same columns, as kubectl against Karmada's API server would.
 
 const NONE = '<none>';
 
@@ -24,7 +25,7 @@ export const nameColumn: PrintColumn = {
   cell: (o) => o.metadata.name ?? '',
 };
 
-export function age(o: KubeObject, now: number): string {
+export function age(o: PrintedObject, now: number): string {
   const created = o.metadata.creationTimestamp;
   return created ? humanDuration(now - Date.parse(created)) : '<unknown>';
 }
@@ -62,7 +63,7 @@ export function formatSelectorCell(selector: any): string {
 }
 
 /** `true/total` of the pod's readiness gates, each read from the first condition of its type. */
-function readinessGates(o: KubeObject): string {
+function readinessGates(o: PrintedObject): string {
   const gates: any[] = o.spec?.readinessGates ?? [];
   if (gates.length === 0) return NONE;
   const conditions: any[] = o.status?.conditions ?? [];
@@ -215,7 +216,7 @@ const serviceColumns: PrintColumn[] = [
   col('Selector', 'string', (o) => formatLabels(o.spec?.selector), 1),
 ];
 
-const dataCount = (o: KubeObject) => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
+const dataCount = (o: PrintedObject) => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length;
 
 const ingressColumns: PrintColumn[] = [
   nameColumn,
@@ -259,7 +260,7 @@ const accessModes = (modes: unknown): string =>
         .map(([, short]) => short)
         .join(',')
     : '';
-const terminatingOr = (o: KubeObject, phase: unknown) =>
+const terminatingOr = (o: PrintedObject, phase: unknown) =>
   o.metadata.deletionTimestamp ? 'Terminating' : typeof phase === 'string' ? phase : '';
 const volumeMode = col('VolumeMode', 'string', (o) => o.spec?.volumeMode ?? '<unset>', 1);
 const attributesClass = col('VolumeAttributesClass', 'string', (o) => o.spec?.volumeAttributesClassName ?? '<unset>');
@@ -268,7 +269,7 @@ const attributesClass = col('VolumeAttributesClass', 'string', (o) => o.spec?.vo
 const quantityText = (value: unknown): string => String(canonicalQuantity(value ?? '0', false));
 
 /** GetPersistentVolumeClass / GetPersistentVolumeClaimClass: the beta annotation, when present, over the field. */
-const storageClassOf = (o: KubeObject): string =>
+const storageClassOf = (o: PrintedObject): string =>
   o.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? o.spec?.storageClassName ?? '';
 
 // Capacity and access modes are a bound claim's, from its status (printPersistentVolumeClaim).
@@ -306,7 +307,7 @@ const createdAt = col('Created At', 'date', (o) => (o.metadata.creationTimestamp
  */
 const quotaUsage =
   (limits: boolean) =>
-  (o: KubeObject): string => {
+  (o: PrintedObject): string => {
     const hard: Record<string, unknown> = o.status?.hard ?? o.spec?.hard ?? {};
     return Object.keys(hard)
       .filter((name) => name.startsWith('limits.') === limits)
@@ -315,7 +316,7 @@ const quotaUsage =
       .join(', ');
   };
 
-const subjectsOf = (o: KubeObject, kind: string): string =>
+const subjectsOf = (o: PrintedObject, kind: string): string =>
   (o.subjects ?? [])
     .filter((s: { kind?: string }) => s?.kind === kind)
     .map((s: { name?: string; namespace?: string }) =>
@@ -335,7 +336,7 @@ const bindingColumns: PrintColumn[] = [
 const DEFAULT_CLASS = 'storageclass.kubernetes.io/is-default-class';
 
 /** The controller an object's ownerReferences name, as `kind.group/name` (printControllerRevision). */
-const controllerOf = (o: KubeObject): string => {
+const controllerOf = (o: PrintedObject): string => {
   const ref = o.metadata.ownerReferences?.find((r) => r.controller);
   if (!ref) return '<none>';
   const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
@@ -349,14 +350,14 @@ const since = (at: unknown, now: number): string =>
  * printEvent: first seen from firstTimestamp else eventTime; last seen from a series, else lastTimestamp, else the
  * first seen; the count of a series, else count, and 1 for a singleton of the events.k8s.io API that sets none.
  */
-function eventCells(o: KubeObject, now: number): { first: string; last: string; count: number } {
+function eventCells(o: PrintedObject, now: number): { first: string; last: string; count: number } {
   const first = o.firstTimestamp ? since(o.firstTimestamp, now) : since(o.eventTime, now);
   if (o.series) return { first, last: since(o.series.lastObservedTime, now), count: int(o.series.count) };
   return { first, last: o.lastTimestamp ? since(o.lastTimestamp, now) : first, count: int(o.count) || 1 };
 }
 
 /** formatEventSource: component (else reportingComponent), then `, host` (else reportingInstance) when set. */
-function eventSource(o: KubeObject): string {
+function eventSource(o: PrintedObject): string {
   const component = o.source?.component || o.reportingComponent || '';
   const instance = o.source?.host || o.reportingInstance || '';
   return instance ? `${component}, ${instance}` : component;
@@ -379,14 +380,14 @@ const eventColumns: PrintColumn[] = [
 ];
 
 /** printAPIService (kube-aggregator): the backing Service or Local, and the Available condition with its reason. */
-const apiServiceAvailable = (o: KubeObject): string => {
+const apiServiceAvailable = (o: PrintedObject): string => {
   const available = (o.status?.conditions ?? []).find((c: any) => c?.type === 'Available');
   if (!available) return 'Unknown';
   if (available.status === 'True' || !available.reason) return String(available.status ?? '');
   return `${available.status} (${available.reason})`;
 };
 
-const ingressClassParameters = (o: KubeObject): string => {
+const ingressClassParameters = (o: PrintedObject): string => {
   const p = o.spec?.parameters;
   if (!p) return NONE;
   return `${p.kind}${p.apiGroup != null ? `.${p.apiGroup}` : ''}/${p.name}`;

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { endpointSliceEndpoints, endpointSlicePorts } from '../../../src/members/resources/discoveryPrintColumns.ts';
+import { endpointSliceEndpoints, endpointSlicePorts } from '../../src/printers/discoveryCells.ts';
 
 test('EndpointSlice PORTS and ENDPOINTS list three then "+ N more...", and <unset> when empty', () => {
   const slice = {

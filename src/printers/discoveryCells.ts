@@ -1,4 +1,4 @@
-import type { KubeObject } from '../types.ts';
+import type { PrintedObject } from './printedObject.ts';
 
 // The cells of `kubectl get endpointslices` as the API server prints them (printEndpointSlice,
 // formatDiscoveryPorts, formatDiscoveryEndpoints): at most three ports or addresses, then "+ N more...", and
@@ -10,17 +10,17 @@ function listWithMore(items: string[], max = 3): string {
   return shown === '' ? '<unset>' : shown;
 }
 
-export const endpointSlicePorts = (o: KubeObject): string =>
+export const endpointSlicePorts = (o: PrintedObject): string =>
   listWithMore((o.ports ?? []).map((p: any) => (p?.port != null ? String(p.port) : (p?.name ?? '*'))));
 
-export const endpointSliceEndpoints = (o: KubeObject): string =>
+export const endpointSliceEndpoints = (o: PrintedObject): string =>
   listWithMore((o.endpoints ?? []).flatMap((e: any) => e?.addresses ?? []));
 
 /**
  * The ENDPOINTS cell of `kubectl get endpoints` (printEndpoints, formatEndpoints): the ready addresses as ip:port
  * per port (bare IPs for a headless subset without ports), at most three, then "+ N more...", <none> without subsets.
  */
-export function endpointsAddresses(o: KubeObject): string {
+export function endpointsAddresses(o: PrintedObject): string {
   const subsets: any[] = o.subsets ?? [];
   if (subsets.length === 0) return '<none>';
   const list: string[] = [];

@@ -1,13 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { podCells } from '../../../src/members/resources/printPod.ts';
-import type { KubeObject } from '../../../src/members/types.ts';
+import { podCells } from '../../src/printers/podCells.ts';
+import type { PrintedObject } from '../../src/printers/printedObject.ts';
 
 // kubectl get pods' READY, STATUS and RESTARTS cells, as printPod computes them (pkg/printers/internalversion).
 
 const NOW = Date.parse('2026-01-01T01:00:00Z');
-const pod = (spec: object, status: object, metadata: object = {}): KubeObject =>
-  ({ metadata: { name: 'p', ...metadata }, spec, status }) as KubeObject;
+const pod = (spec: object, status: object, metadata: object = {}): PrintedObject =>
+  ({ metadata: { name: 'p', ...metadata }, spec, status }) as PrintedObject;
 const withInit = { initContainers: [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'c' }] };
 
 test('the first unfinished init container names the status: a failed one by its reason, else Init:n/total', () => {

@@ -1,5 +1,5 @@
-import type { KubeObject } from '../types.ts';
-import { humanDuration } from '../../time/humanDuration.ts';
+import { humanDuration } from '../time/humanDuration.ts';
+import type { PrintedObject } from './printedObject.ts';
 
 /** The READY, STATUS and RESTARTS cells of `kubectl get pods`. */
 export interface PodCells {
@@ -11,7 +11,7 @@ export interface PodCells {
 // A port of printPod (pkg/printers/internalversion/printers.go): init containers first (the first unfinished one
 // names the status, `Init:1/2` while it has not failed), sidecars (restartPolicy Always) counted as containers once
 // started, then the regular containers, last first, and deletion over everything but a terminal phase.
-export function podCells(pod: KubeObject, now: number): PodCells {
+export function podCells(pod: PrintedObject, now: number): PodCells {
   const spec = pod.spec ?? {};
   const status = pod.status ?? {};
   const initSpecs = new Map<string, any>((spec.initContainers ?? []).map((c: any) => [c.name, c]));
