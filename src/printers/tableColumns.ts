@@ -334,6 +334,7 @@ const bindingColumns: PrintColumn[] = [
 ];
 
 const DEFAULT_CLASS = 'storageclass.kubernetes.io/is-default-class';
+const BETA_DEFAULT_CLASS = 'storageclass.beta.kubernetes.io/is-default-class';
 
 /** The controller an object's ownerReferences name, as `kind.group/name` (printControllerRevision). */
 const controllerOf = (o: PrintedObject): string => {
@@ -432,7 +433,9 @@ export const printColumnsByKind: Record<string, PrintColumn[]> = {
   StorageClass: [
     {
       ...nameColumn,
-      cell: (o) => `${o.metadata.name}${o.metadata.annotations?.[DEFAULT_CLASS] === 'true' ? ' (default)' : ''}`,
+      // IsDefaultAnnotation: the GA annotation or the beta one.
+      cell: (o) =>
+        `${o.metadata.name}${o.metadata.annotations?.[DEFAULT_CLASS] === 'true' || o.metadata.annotations?.[BETA_DEFAULT_CLASS] === 'true' ? ' (default)' : ''}`,
     },
     col('Provisioner', 'string', (o) => o.provisioner ?? ''),
     col('ReclaimPolicy', 'string', (o) => o.reclaimPolicy ?? 'Delete'),

@@ -501,19 +501,24 @@ async function listTemplates(
     };
   }
   const cols = kindColumns(type.kind);
+  // AGE where kubectl puts it: last of the default columns but for a few kinds (a ResourceQuota's comes second).
+  const ageAt = cols.ageIndex ?? cols.headers.length;
+  const withAge = <T>(cells: T[], ageCell: T) => [...cells.slice(0, ageAt), ageCell, ...cells.slice(ageAt)];
   const headers = [
     ...(showNs ? ['NAMESPACE'] : []),
     'NAME',
-    ...cols.headers,
-    cols.ageHeader ?? 'AGE',
+    ...withAge(cols.headers, cols.ageHeader ?? 'AGE'),
     ...(q.wide ? [...cols.wideHeaders, 'CLUSTERS'] : []),
   ];
+  const ctx = { wide: q.wide, now: q.now };
   const rows = views.map(({ ref, entry, manifest, status }) => [
     ...(showNs ? [ref.namespace] : []),
     cols.name ? cols.name(manifest, ref.name) : ref.name,
-    ...cols.cells(manifest, status, { wide: q.wide, now: q.now }),
-    cols.ageHeader === 'CREATED AT' ? createdAt(ages.get(entry.file)) : age(q.now, ages.get(entry.file)),
-    ...(q.wide ? [...cols.wideCells(manifest, status), entry.clusters.join(',') || '<none>'] : []),
+    ...withAge(
+      cols.cells(manifest, status, ctx),
+      cols.ageHeader === 'CREATED AT' ? createdAt(ages.get(entry.file)) : age(q.now, ages.get(entry.file)),
+    ),
+    ...(q.wide ? [...cols.wideCells(manifest, status, ctx), entry.clusters.join(',') || '<none>'] : []),
   ]);
   const objects = views.map((v) => v.object);
   return { headers, rows, objects, namespaced: !clusterScoped && !q.allNamespaces };

@@ -8,7 +8,7 @@ type Obj = Record<string, unknown>;
 const NOW = new Date('2026-02-01T12:00:00Z');
 const row = (kind: string, m: Obj, s?: Obj, wide = false) => {
   const cols = kindColumns(kind);
-  return [...cols.cells(m, s, { wide, now: NOW }), ...(wide ? cols.wideCells(m, s) : [])];
+  return [...cols.cells(m, s, { wide, now: NOW }), ...(wide ? cols.wideCells(m, s, { wide, now: NOW }) : [])];
 };
 const podTemplate = { template: { spec: { containers: [{ name: 'app', image: 'app:1' }] } } };
 
@@ -42,8 +42,9 @@ test('Service columns: each type is reached at what getServiceExternalIP says, t
     loadBalancer: { ingress: [{ hostname: 'lb.example.com' }, { ip: '9.9.9.9' }, { ip: '9.9.9.9' }] },
   };
   assert.is(svc({ type: 'LoadBalancer', externalIPs: ['1.2.3.4'] }, balanced)[2], '9.9.9.9,lb.example.com,1.2.3.4');
-  // Without -o wide the balancer's addresses are clipped to 16 characters.
-  assert.is(row('Service', { spec: { type: 'LoadBalancer' } }, balanced)[2], '9.9.9.9,lb.ex...');
+  // Not clipped without -o wide either: kubectl reads a Table the API server generates wide (its TableConvertor's
+  // GenerateOptions{Wide: true}), so the 16-character clip of a client-side printer never applies.
+  assert.is(row('Service', { spec: { type: 'LoadBalancer' } }, balanced)[2], '9.9.9.9,lb.example.com');
   assert.is(svc({ type: 'Other' })[2], '<unknown>');
 });
 
@@ -135,8 +136,70 @@ test('CronJob, Ingress and PodDisruptionBudget have their kubectl columns', () =
 
 const headers = (kind: string, wide = false) => {
   const cols = kindColumns(kind);
-  return ['NAME', ...cols.headers, cols.ageHeader ?? 'AGE', ...(wide ? cols.wideHeaders : [])];
+  const at = cols.ageIndex ?? cols.headers.length;
+  return [
+    'NAME',
+    ...cols.headers.slice(0, at),
+    cols.ageHeader ?? 'AGE',
+    ...cols.headers.slice(at),
+    ...(wide ? cols.wideHeaders : []),
+  ];
 };
+
+test("kinds kubectl prints with their own columns beyond the common workloads: the API server's Table columns, over the template as it stores it", () => {
+  assert.equal(headers('ReplicationController', true), [
+    'NAME',
+    'DESIRED',
+    'CURRENT',
+    'READY',
+    'AGE',
+    'CONTAINERS',
+    'IMAGES',
+    'SELECTOR',
+  ]);
+  // The API server defaults the replica count to 1; the selector is a plain map.
+  assert.equal(
+    row('ReplicationController', { spec: { selector: { app: 'web' }, ...podTemplate } }, { replicas: 1 }, true),
+    ['1', '1', '0', 'app', 'app:1', 'app=web'],
+  );
+  assert.equal(headers('PersistentVolume'), [
+    'NAME',
+    'CAPACITY',
+    'ACCESS MODES',
+    'RECLAIM POLICY',
+    'STATUS',
+    'CLAIM',
+    'STORAGECLASS',
+    'VOLUMEATTRIBUTESCLASS',
+    'REASON',
+    'AGE',
+  ]);
+  // A volume a user made: Retain and Pending as the API server defaults them, until its status says more.
+  assert.equal(row('PersistentVolume', { spec: { capacity: { storage: '1024Mi' }, accessModes: ['ReadOnlyMany'] } }), [
+    '1Gi',
+    'ROX',
+    'Retain',
+    'Pending',
+    '',
+    '',
+    '<unset>',
+    '',
+  ]);
+  assert.equal(headers('PriorityClass', true), ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY']);
+  assert.equal(row('PriorityClass', { value: 1000000000 }, undefined, true), [
+    '1000000000',
+    'false',
+    'PreemptLowerPriority',
+  ]);
+  // A ResourceQuota's AGE comes second, before what it holds.
+  assert.equal(headers('ResourceQuota'), ['NAME', 'AGE', 'REQUEST', 'LIMIT']);
+  assert.equal(row('ResourceQuota', { spec: { hard: { pods: '10', 'limits.cpu': '4' } } }), [
+    'pods: 0/10',
+    'limits.cpu: 0/4',
+  ]);
+  assert.equal(headers('Pod'), ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+  assert.equal(headers('IngressClass'), ['NAME', 'CONTROLLER', 'PARAMETERS', 'AGE']);
+});
 
 test('HorizontalPodAutoscaler columns: REFERENCE, TARGETS, MINPODS, MAXPODS and REPLICAS as the API server defaults them', () => {
   assert.equal(headers('HorizontalPodAutoscaler'), [
