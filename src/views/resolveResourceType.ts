@@ -1,3 +1,4 @@
+import { BUILTIN_RESOURCE_NAMES, type BuiltinResourceName } from '../api/builtinResourceNames.ts';
 import { defaultPlural, groupOf } from '../api/kinds.ts';
 import type { PolicyKind } from './policyViews.ts';
 
@@ -14,44 +15,9 @@ export type ResourceType =
   | { type: 'policies'; kind: PolicyKind; plural: string }
   | { type: 'templates'; kind: string; group: string | undefined; plural: string };
 
-interface KnownKind {
-  kind: string;
-  group: string;
-  plural: string;
-  short: string[];
-}
-
-// kubectl's plural and short names for the built-in kinds a template is likely to be.
-const BUILT_IN: KnownKind[] = [
-  { kind: 'Deployment', group: 'apps', plural: 'deployments', short: ['deploy'] },
-  { kind: 'StatefulSet', group: 'apps', plural: 'statefulsets', short: ['sts'] },
-  { kind: 'DaemonSet', group: 'apps', plural: 'daemonsets', short: ['ds'] },
-  { kind: 'ReplicaSet', group: 'apps', plural: 'replicasets', short: ['rs'] },
-  { kind: 'Job', group: 'batch', plural: 'jobs', short: [] },
-  { kind: 'CronJob', group: 'batch', plural: 'cronjobs', short: ['cj'] },
-  { kind: 'Service', group: '', plural: 'services', short: ['svc'] },
-  { kind: 'ConfigMap', group: '', plural: 'configmaps', short: ['cm'] },
-  { kind: 'Secret', group: '', plural: 'secrets', short: [] },
-  { kind: 'Namespace', group: '', plural: 'namespaces', short: ['ns'] },
-  { kind: 'ServiceAccount', group: '', plural: 'serviceaccounts', short: ['sa'] },
-  { kind: 'PersistentVolumeClaim', group: '', plural: 'persistentvolumeclaims', short: ['pvc'] },
-  { kind: 'Pod', group: '', plural: 'pods', short: ['po'] },
-  { kind: 'Ingress', group: 'networking.k8s.io', plural: 'ingresses', short: ['ing'] },
-  { kind: 'NetworkPolicy', group: 'networking.k8s.io', plural: 'networkpolicies', short: ['netpol'] },
-  { kind: 'HorizontalPodAutoscaler', group: 'autoscaling', plural: 'horizontalpodautoscalers', short: ['hpa'] },
-  { kind: 'PodDisruptionBudget', group: 'policy', plural: 'poddisruptionbudgets', short: ['pdb'] },
-  {
-    kind: 'CustomResourceDefinition',
-    group: 'apiextensions.k8s.io',
-    plural: 'customresourcedefinitions',
-    short: ['crd', 'crds'],
-  },
-  { kind: 'Role', group: 'rbac.authorization.k8s.io', plural: 'roles', short: [] },
-  { kind: 'RoleBinding', group: 'rbac.authorization.k8s.io', plural: 'rolebindings', short: [] },
-  { kind: 'ClusterRole', group: 'rbac.authorization.k8s.io', plural: 'clusterroles', short: [] },
-  { kind: 'ClusterRoleBinding', group: 'rbac.authorization.k8s.io', plural: 'clusterrolebindings', short: [] },
-  { kind: 'StorageClass', group: 'storage.k8s.io', plural: 'storageclasses', short: ['sc'] },
-];
+// kubectl's plural and short names for the built-in kinds (metrics-server's, which share pods and nodes, are no
+// templates).
+const BUILT_IN = BUILTIN_RESOURCE_NAMES.filter((n) => n.group !== 'metrics.k8s.io');
 
 // Karmada's CRDs' short names (kubebuilder shortName markers in pkg/apis) for the kinds a config repo holds as
 // templates, matched like a custom kind's name when the repo has that kind.
@@ -116,7 +82,7 @@ export function resolveResourceType(
       ((group === undefined || group === POLICY_GROUP) && (base === p.plural || base === p.kind.toLowerCase())),
   );
   if (policy) return { type: 'policies', kind: policy.kind, plural: policy.plural };
-  const names = (k: KnownKind) => [k.plural, k.kind.toLowerCase(), ...k.short];
+  const names = (k: BuiltinResourceName) => [k.plural, k.kind.toLowerCase(), ...k.short];
   const known = BUILT_IN.find((k) => names(k).includes(base) && (group === undefined || k.group === group));
   if (known) return { type: 'templates', kind: known.kind, group: known.group, plural: known.plural };
   const short = Object.hasOwn(KARMADA_SHORT, base) ? KARMADA_SHORT[base] : undefined;
