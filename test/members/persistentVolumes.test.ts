@@ -128,4 +128,61 @@ reclaimPolicy: Retain
   assert.match((await kubectl(['get', 'pvc', 'files'])).stdout, /^files\s+Bound\s+pvc-\S+\s+1Gi\s+RWX\s+fast\s/m);
 });
 
+test('a claim naming a volume a user made waits for it and binds to it, as the volume takes the claim; an unclaimed one is Available', async () => {
+  const claim = `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: models, namespace: default}
+spec:
+  accessModes: [ReadOnlyMany]
+  resources: {requests: {storage: 1Gi}}
+  volumeName: models-pv
+`;
+  assert.is((await kubectl(['apply', '-f', '-'], claim)).code, 0);
+  // No provisioner answers a claim that names its volume: it waits while the volume is missing.
+  await waitFor('models Pending', async () => {
+    const c = JSON.parse((await kubectl(['get', 'pvc', 'models', '-o', 'json'])).stdout);
+    return c.metadata.finalizers?.includes('kubernetes.io/pvc-protection') ? c : undefined;
+  });
+  const pending = (await kubectl(['get', 'pvc', 'models'])).stdout;
+  assert.match(pending, /^models\s+Pending\s+models-pv\s+0\s+<unset>\s/m, pending);
+  assert.not.match((await kubectl(['get', 'pv'])).stdout, /models-pv|default\/models/);
+  const volumes = `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: models-pv}
+spec:
+  capacity: {storage: 2Gi}
+  accessModes: [ReadOnlyMany]
+  persistentVolumeReclaimPolicy: Retain
+  hostPath: {path: /mnt/models}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: spare-pv}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /mnt/spare}
+`;
+  assert.is((await kubectl(['apply', '-f', '-'], volumes)).code, 0);
+  await waitFor('models Bound', async () => {
+    const get = await kubectl(['get', 'pvc', 'models']);
+    return /^models\s+Bound\s+models-pv\s+2Gi\s+ROX\s/m.test(get.stdout) ? get.stdout : undefined;
+  });
+  const pv = await waitFor('spare-pv Available', async () => {
+    const get = await kubectl(['get', 'pv']);
+    return /^spare-pv\s+1Gi\s+RWO\s+Retain\s+Available\s/m.test(get.stdout) ? get.stdout : undefined;
+  });
+  assert.match(pv, /^models-pv\s+2Gi\s+ROX\s+Retain\s+Bound\s+default\/models\s/m);
+  const volume = JSON.parse((await kubectl(['get', 'pv', 'models-pv', '-o', 'json'])).stdout);
+  const bound = JSON.parse((await kubectl(['get', 'pvc', 'models', '-o', 'json'])).stdout);
+  assert.equal(
+    [volume.spec.claimRef.kind, volume.spec.claimRef.namespace, volume.spec.claimRef.name, volume.spec.claimRef.uid],
+    ['PersistentVolumeClaim', 'default', 'models', bound.metadata.uid],
+  );
+  // The controller bound the volume, not the claim: the claim named its volume itself.
+  assert.is(volume.metadata.annotations['pv.kubernetes.io/bound-by-controller'], 'yes');
+  assert.is(bound.metadata.annotations['pv.kubernetes.io/bind-completed'], 'yes');
+  assert.is(bound.metadata.annotations['pv.kubernetes.io/bound-by-controller'], undefined);
+});
+
 test.run();

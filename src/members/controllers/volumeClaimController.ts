@@ -2,12 +2,25 @@ import type { KubeObject, StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { isTerminal, PODS } from './workloadPods.ts';
+import { parseQuantity, quantityValue } from '../../quantities/parseQuantity.ts';
 
 export const CLAIMS = '/persistentvolumeclaims';
 const VOLUMES = '/persistentvolumes';
 const STORAGE_CLASSES = 'storage.k8s.io/storageclasses';
 /** The finalizer the StorageObjectInUseProtection admission puts on every claim. */
 const PROTECTION = 'kubernetes.io/pvc-protection';
+
+/** reference.GetReference of a claim: what a volume bound to it names. */
+function claimRefOf(claim: KubeObject): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    namespace: claim.metadata.namespace,
+    name: claim.metadata.name,
+    uid: claim.metadata.uid,
+    resourceVersion: claim.metadata.resourceVersion,
+  };
+}
 
 /** The claims a pod's volumes name. */
 export function mountedClaims(pod: KubeObject): string[] {
@@ -20,8 +33,10 @@ export function mountedClaims(pod: KubeObject): string[] {
  * Kubernetes' persistent-volume controller with a dynamic provisioner behind every class: a claim is bound to a new
  * volume `pvc-<claim uid>` of the size it requests, unless it names a StorageClass the cluster does not have (then it
  * stays Pending, as no provisioner answers, until that class is created). A claim naming no class is provisioned, as
- * on kind or a cloud cluster whose default class fills it in. A volume whose claim is gone is deleted (the reclaim
- * policy of provisioned volumes, Delete) unless it says Retain, then it is Released.
+ * on kind or a cloud cluster whose default class fills it in. A volume a user made is bound to the claim that names
+ * it (spec.volumeName) or that it names (spec.claimRef), never provisioned over, and is Available until then. A
+ * volume whose claim is gone is deleted (the reclaim policy of provisioned volumes, Delete) unless it says Retain,
+ * then it is Released.
  */
 export function volumeClaimController(deps: ControllerDeps): Controller {
   const { store, registry } = deps;
@@ -56,8 +71,27 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
     }
     if (claim.status?.phase === 'Bound') return;
     const className: string | undefined = claim.spec?.storageClassName || undefined;
+    // A claim naming its volume (a statically provisioned one) is bound to that volume or waits for it: no
+    // provisioner answers such a claim.
+    if (claim.spec?.volumeName) {
+      bindToVolume(claim, claim.spec.volumeName);
+      return;
+    }
+    // A volume a user made for this claim (its claimRef names it) is the one it gets, as findBestMatch prefers it.
+    const reserved = store
+      .list(VOLUMES)
+      .find(
+        (v) =>
+          v.spec?.claimRef?.namespace === namespace &&
+          v.spec.claimRef.name === name &&
+          (!v.spec.claimRef.uid || v.spec.claimRef.uid === claim.metadata.uid),
+      );
+    if (reserved) {
+      bindToVolume(claim, reserved.metadata.name!);
+      return;
+    }
     if (className !== undefined && !store.get(STORAGE_CLASSES, undefined, className)) return;
-    const volumeName = claim.spec?.volumeName || `pvc-${claim.metadata.uid}`;
+    const volumeName = `pvc-${claim.metadata.uid}`;
     const storage = claim.spec?.resources?.requests?.storage;
     const accessModes = claim.spec?.accessModes ?? [];
     if (!store.get(VOLUMES, undefined, volumeName)) {
@@ -74,14 +108,7 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
         spec: {
           ...(storage !== undefined ? { capacity: { storage } } : {}),
           accessModes,
-          claimRef: {
-            apiVersion: 'v1',
-            kind: 'PersistentVolumeClaim',
-            namespace,
-            name,
-            uid: claim.metadata.uid,
-            resourceVersion: claim.metadata.resourceVersion,
-          },
+          claimRef: claimRefOf(claim),
           hostPath: {
             path: `/var/local-path-provisioner/${volumeName}_${namespace}_${name}`,
             type: 'DirectoryOrCreate',
@@ -93,27 +120,85 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
         status: { phase: 'Bound' },
       });
     }
+    markBound(claim, volumeName, { accessModes, ...(storage !== undefined ? { capacity: { storage } } : {}) }, true);
+  }
+
+  /**
+   * bindClaimToVolume: the claim gets its volume's name (and bound-by-controller only when the controller chose the
+   * volume), bind-completed, and the volume's access modes and capacity as its status.
+   */
+  function markBound(claim: KubeObject, volumeName: string, status: Record<string, unknown>, chosen: boolean): void {
     const next = structuredClone(claim);
     next.metadata.annotations = {
       ...(next.metadata.annotations ?? {}),
       'pv.kubernetes.io/bind-completed': 'yes',
-      'pv.kubernetes.io/bound-by-controller': 'yes',
+      ...(chosen ? { 'pv.kubernetes.io/bound-by-controller': 'yes' } : {}),
     };
     next.spec = { ...next.spec, volumeName };
-    next.status = {
-      phase: 'Bound',
-      accessModes,
-      ...(storage !== undefined ? { capacity: { storage } } : {}),
-    };
+    next.status = { phase: 'Bound', ...status };
     store.update(registry.byResourceKey(CLAIMS)!, next);
+  }
+
+  /**
+   * syncUnboundClaim for a claim that names its volume: it waits while the volume is missing, bound to another
+   * claim, or does not satisfy it (checkVolumeSatisfyClaim: its class, volume mode and a capacity at least the
+   * request); else the volume takes the claim (bindVolumeToClaim: claimRef, bound-by-controller, phase Bound) and the
+   * claim is Bound to it.
+   */
+  function bindToVolume(claim: KubeObject, volumeName: string): void {
+    const volume = store.get(VOLUMES, undefined, volumeName);
+    if (!volume || volume.metadata.deletionTimestamp) return;
+    const ref = volume.spec?.claimRef;
+    const boundHere =
+      ref &&
+      ref.namespace === claim.metadata.namespace &&
+      ref.name === claim.metadata.name &&
+      (!ref.uid || ref.uid === claim.metadata.uid);
+    if (ref && !boundHere) return;
+    if (!satisfies(volume, claim)) return;
+    if (!boundHere || volume.status?.phase !== 'Bound') {
+      const next = structuredClone(volume);
+      next.metadata.annotations = { ...(next.metadata.annotations ?? {}) };
+      if (!boundHere) next.metadata.annotations['pv.kubernetes.io/bound-by-controller'] = 'yes';
+      next.spec = { ...next.spec, claimRef: claimRefOf(claim) };
+      next.status = { ...next.status, phase: 'Bound' };
+      store.update(registry.byResourceKey(VOLUMES)!, next);
+    }
+    const storage = volume.spec?.capacity?.storage;
+    markBound(
+      claim,
+      volumeName,
+      { accessModes: volume.spec?.accessModes ?? [], ...(storage !== undefined ? { capacity: { storage } } : {}) },
+      false,
+    );
+  }
+
+  function satisfies(volume: KubeObject, claim: KubeObject): boolean {
+    if ((volume.spec?.storageClassName ?? '') !== (claim.spec?.storageClassName ?? '')) return false;
+    if ((volume.spec?.volumeMode ?? 'Filesystem') !== (claim.spec?.volumeMode ?? 'Filesystem')) return false;
+    const requested = parseQuantity(claim.spec?.resources?.requests?.storage ?? '0');
+    const capacity = parseQuantity(volume.spec?.capacity?.storage ?? '0');
+    return requested !== undefined && capacity !== undefined && quantityValue(capacity) >= quantityValue(requested);
   }
 
   function reconcileVolume(name: string): void {
     const volume = store.get(VOLUMES, undefined, name);
-    const ref = volume?.spec?.claimRef;
-    if (!volume || !ref || volume.metadata.deletionTimestamp) return;
+    if (!volume || volume.metadata.deletionTimestamp) return;
+    const ref = volume.spec?.claimRef;
+    // syncVolume: a volume no claim holds is Available (a new one is Pending until then).
+    if (!ref) {
+      if (volume.status?.phase !== 'Available')
+        store.update(registry.byResourceKey(VOLUMES)!, { ...structuredClone(volume), status: { phase: 'Available' } });
+      return;
+    }
     const claim = store.get(CLAIMS, ref.namespace, ref.name);
     if (claim && (!ref.uid || claim.metadata.uid === ref.uid)) return;
+    // Pre-bound by its author to a claim not made yet: it waits for it, Available.
+    if (!claim && !ref.uid) {
+      if (volume.status?.phase !== 'Available')
+        store.update(registry.byResourceKey(VOLUMES)!, { ...structuredClone(volume), status: { phase: 'Available' } });
+      return;
+    }
     const type = registry.byResourceKey(VOLUMES)!;
     if (volume.spec.persistentVolumeReclaimPolicy === 'Retain') {
       if (volume.status?.phase !== 'Released')
@@ -138,6 +223,16 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
         return o.spec?.volumeName ? [keyOf('', o.spec.volumeName)] : [];
       }
       if (event.resource === STORAGE_CLASSES && event.type !== 'DELETED') return pendingClaims(o.metadata.name);
+      // A volume made or freed: itself, and the claims waiting for it by name.
+      if (event.resource === VOLUMES && event.type !== 'DELETED')
+        return [
+          keyOf('', o.metadata.name!),
+          ...store
+            .list(CLAIMS)
+            .filter((c) => c.status?.phase !== 'Bound' && c.spec?.volumeName === o.metadata.name)
+            .map((c) => keyOf(c.metadata.namespace, c.metadata.name!)),
+          ...(o.spec?.claimRef?.name ? [keyOf(o.spec.claimRef.namespace, o.spec.claimRef.name)] : []),
+        ];
       // A pod gone or finished may free a claim waiting to be deleted.
       if (event.resource === PODS && (event.type === 'DELETED' || isTerminal(o)))
         return mountedClaims(o).map((claim) => keyOf(o.metadata.namespace, claim));
