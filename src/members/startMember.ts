@@ -23,7 +23,7 @@ import { memberPodCidr } from './controllers/memberPodCidr.ts';
 import { kubeletSimulator } from './controllers/kubeletSimulator.ts';
 import { namespaceController } from './controllers/namespaceController.ts';
 import { podScheduler } from './controllers/podScheduler.ts';
-import { replicaSetController } from './controllers/replicaSetController.ts';
+import { replicaSetController, replicationControllerController } from './controllers/replicaSetController.ts';
 import { rootCaPublisher } from './controllers/rootCaPublisher.ts';
 import { serviceAccountController } from './controllers/serviceAccountController.ts';
 import { nodeLifecycleController } from './controllers/nodeLifecycleController.ts';
@@ -223,6 +223,7 @@ export async function startMember(options: MemberOptions): Promise<Member> {
       nodeLifecycleController(deps),
       deploymentController(deps),
       replicaSetController(deps),
+      replicationControllerController(deps),
       statefulSetController(deps),
       daemonSetController(deps),
       jobController(deps),

@@ -279,4 +279,44 @@ spec:
   assert.is(done.reason, 'NewReplicaSetAvailable');
 });
 
+test('a ReplicationController keeps its pods as the ReplicationManager does: kubectl get rc counts them, kubectl scale takes them down', async () => {
+  const rc = `apiVersion: v1
+kind: ReplicationController
+metadata: {name: guestbook, namespace: default}
+spec:
+  replicas: 3
+  selector: {app: guestbook}
+  template:
+    metadata: {labels: {app: guestbook}}
+    spec:
+      containers:
+      - {name: guestbook, image: "registry.k8s.io/guestbook:v3"}
+`;
+  assert.is((await kubectl(['apply', '-f', '-'], rc)).code, 0);
+  const listed = await waitFor('guestbook 3 ready', async () => {
+    const get = await kubectl(['get', 'rc', 'guestbook']);
+    return /^guestbook\s+3\s+3\s+3\s/m.test(get.stdout) ? get.stdout : undefined;
+  });
+  assert.match(listed, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE$/m);
+  const pods = JSON.parse((await kubectl(['get', 'pods', '-l', 'app=guestbook', '-o', 'json'])).stdout).items;
+  assert.is(pods.length, 3);
+  for (const pod of pods) {
+    assert.match(pod.metadata.name, /^guestbook-[a-z0-9]{5}$/);
+    assert.equal(
+      pod.metadata.ownerReferences.map((r: { kind: string; name: string; controller: boolean }) => [
+        r.kind,
+        r.name,
+        r.controller,
+      ]),
+      [['ReplicationController', 'guestbook', true]],
+    );
+  }
+  assert.is((await kubectl(['scale', 'rc', 'guestbook', '--replicas=1'])).code, 0);
+  await waitFor('guestbook scaled to 1', async () => {
+    const left = JSON.parse((await kubectl(['get', 'pods', '-l', 'app=guestbook', '-o', 'json'])).stdout).items;
+    const get = await kubectl(['get', 'rc', 'guestbook']);
+    return left.length === 1 && /^guestbook\s+1\s+1\s+1\s/m.test(get.stdout) ? get.stdout : undefined;
+  });
+});
+
 test.run();

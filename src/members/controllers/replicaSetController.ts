@@ -12,7 +12,12 @@ import {
   withoutZeroCounts,
 } from './workloadPods.ts';
 
-const REPLICASETS = 'apps/replicasets';
+/** The kind a controller of this code keeps pods for, and the store's resource key of that kind. */
+interface ReplicatedKind {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  resource: string;
+  name: string;
+}
 
 /** Deletion order when scaling down: unscheduled, then pending, then not ready, then newest first. */
 function deletionRank(pod: KubeObject): number {
@@ -23,12 +28,29 @@ function deletionRank(pod: KubeObject): number {
 }
 
 /** ReplicaSet → Pods: create or delete pods until spec.replicas are active, then count them into status. */
-export function replicaSetController(deps: ControllerDeps): Controller {
+export const replicaSetController = (deps: ControllerDeps): Controller =>
+  replicatedPodsController(deps, { kind: 'ReplicaSet', resource: 'apps/replicasets', name: 'replicaset' });
+
+/**
+ * ReplicationController → Pods, as Kubernetes' ReplicationManager does: the ReplicaSet controller's code over the
+ * older kind, with the same status counters.
+ */
+export const replicationControllerController = (deps: ControllerDeps): Controller =>
+  replicatedPodsController(deps, {
+    kind: 'ReplicationController',
+    resource: '/replicationcontrollers',
+    name: 'replicationmanager',
+  });
+
+function replicatedPodsController(
+  deps: ControllerDeps,
+  { kind, resource, name: controllerName }: ReplicatedKind,
+): Controller {
   const { store, registry } = deps;
 
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
-    const rs = store.get(REPLICASETS, namespace, name);
+    const rs = store.get(resource, namespace, name);
     if (!rs || rs.metadata.deletionTimestamp) return;
     const podType = registry.byResourceKey(PODS)!;
     const desired: number = rs.spec?.replicas ?? 1;
@@ -59,24 +81,23 @@ export function replicaSetController(deps: ControllerDeps): Controller {
       },
       ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'],
     );
-    if (statusChanged(rs, status))
-      store.update(registry.byResourceKey(REPLICASETS)!, { ...structuredClone(rs), status });
+    if (statusChanged(rs, status)) store.update(registry.byResourceKey(resource)!, { ...structuredClone(rs), status });
   }
 
   return {
-    name: 'replicaset',
+    name: controllerName,
     keysFor(event: StoreEvent): string[] {
       const o = event.object;
-      if (event.resource === REPLICASETS && event.type !== 'DELETED')
+      if (event.resource === resource && event.type !== 'DELETED')
         return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
         return (o.metadata.ownerReferences ?? [])
-          .filter((r) => r.kind === 'ReplicaSet' && r.controller)
+          .filter((r) => r.kind === kind && r.controller)
           .map((r) => keyOf(o.metadata.namespace, r.name));
       }
       return [];
     },
     reconcile,
-    initialKeys: () => store.list(REPLICASETS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),
+    initialKeys: () => store.list(resource).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),
   };
 }
