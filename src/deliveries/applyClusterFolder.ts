@@ -11,7 +11,7 @@ import {
 import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import type { KubeTarget } from './KubeTarget.ts';
-import { applyBody, isManaged, isSubset, planDelivery, type DeliveryObject } from './planDelivery.ts';
+import { applyBody, isManaged, isSubset, planDelivery, storedForm, type DeliveryObject } from './planDelivery.ts';
 import { DiscoveryFailedError, forgetDiscovery, resolveResource, resourcePath } from './resolveResource.ts';
 import { DEFAULT_RETRY, KubeUnreachableError, sendRequest, statusMessage, type RetryPolicy } from './sendRequest.ts';
 import { responseErrorText } from './clientGoErrors.ts';
@@ -409,7 +409,8 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
         error: refusal,
       };
     }
-    if (live && isSubset(body, live))
+    const stored = storedForm(body);
+    if (live && isSubset(body, live, stored))
       return { ref, path, action: 'unchanged', message: 'live object already matches', live };
 
     // Ours (labelled, and in the inventory: Flotilla applied it): another manager's edit is drift, repaired by
@@ -468,7 +469,7 @@ async function applyOne(ctx: Ctx, obj: DeliveryObject, attempt = 1): Promise<App
     // A forced apply takes back every field Git sets, yet leaves what other managers added beside them (the previous
     // owner's extra container, a list entry added by hand), so the object would never match and every pass would
     // apply it again. Karmada's object watcher replaces the object it updates: so is this one, once.
-    if (!created && force && !isSubset(body, after)) {
+    if (!created && force && !isSubset(body, after, stored)) {
       const replaced = await replaceObject(ctx, obj, url, after);
       if ('message' in replaced) return withError(failed(ref, path, replaced.message), replaced.error);
       after = replaced.live;

@@ -1,4 +1,5 @@
 import type { ObjectRef } from '../api/kinds.ts';
+import { dropEmptyFields } from '../api/unknownFields.ts';
 import { parseQuantity } from '../quantities/parseQuantity.ts';
 import { identityKey, type Inventory } from '../branches/status/inventory.ts';
 import { withoutWorkOnlyAnnotations } from '../branches/rendered/workOnlyAnnotations.ts';
@@ -111,15 +112,20 @@ export function isManaged(live: unknown): boolean {
  * metadata we never set); lists compare element by element with equal length, since a list we set is ours whole.
  * A field removed from the manifest is not detected here; the rendered manifests carry the
  * flotilla.io/source-commit annotation, which changes whenever the rendered object changes, so such an edit
- * still shows up as a difference.
+ * still shows up as a difference. `stored` is the manifest as the member stores it (storedForm): a field it leaves
+ * out there is one the member never shows at that value, so its absence from the live object is no difference.
  */
-export function isSubset(desired: unknown, live: unknown): boolean {
+export function isSubset(desired: unknown, live: unknown, stored: unknown = desired): boolean {
   if (desired === null || typeof desired !== 'object') return sameScalar(desired, live);
   if (Array.isArray(desired)) {
-    return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => isSubset(d, live[i]));
+    const kept = Array.isArray(stored) ? stored : desired;
+    return (
+      Array.isArray(live) && live.length === desired.length && desired.every((d, i) => isSubset(d, live[i], kept[i]))
+    );
   }
   if (live === null || typeof live !== 'object' || Array.isArray(live)) return false;
   const l = live as Record<string, unknown>;
+  const st = (stored !== null && typeof stored === 'object' ? stored : {}) as Record<string, unknown>;
   for (const [k, v] of Object.entries(desired)) {
     // An explicit null in an apply patch means "unset": it matches an absent field, and the empty struct the API
     // server writes in place of one that cannot be absent (a container's `resources: null` reads back `{}`).
@@ -127,7 +133,10 @@ export function isSubset(desired: unknown, live: unknown): boolean {
       if (l[k] !== undefined && l[k] !== null && !isEmptyCollection(l[k])) return false;
       continue;
     }
-    if (!(k in l) || !isSubset(v, l[k])) return false;
+    // At its zero (`paused: false`), an omitempty field is absent from what the member returns, not changed; set to
+    // something else there, it is a difference like any other.
+    if (!(k in l) && !(k in st)) continue;
+    if (!(k in l) || !isSubset(v, l[k], st[k])) return false;
   }
   return true;
 }
@@ -149,6 +158,17 @@ function sameScalar(a: unknown, b: unknown): boolean {
 
 function isEmptyCollection(v: unknown): boolean {
   return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+}
+
+/**
+ * What the member stores of an apply body, for isSubset: kube-apiserver decodes a built-in kind into its Go type and
+ * never writes back an omitempty field at its zero (`globalDefault: false`, `annotations: {}`, `hostNetwork: false`),
+ * so a body holding one would otherwise look changed on every pass. A custom resource is kept whole.
+ */
+export function storedForm(body: Record<string, unknown>): Record<string, unknown> {
+  const stored = structuredClone(body);
+  dropEmptyFields(stored, String(body.apiVersion ?? ''), String(body.kind ?? ''));
+  return stored;
 }
 
 /** The SSA body: the manifest with the fields a server owns and rejects in an apply patch removed. */

@@ -67,13 +67,22 @@ test.before(async () => {
       'policies/deployments.yaml': deploymentPolicy(['member1']),
       'templates/nginx.yaml': deployment('nginx', 2),
       'templates/legacy.yaml': deployment('legacy', 1),
+      // Fields at a zero the API server never writes back (omitempty in their Go types), as charts often spell them.
+      'templates/zeroed.yaml': deployment('zeroed', 1)
+        .replace('spec:\n  replicas: 1\n', 'spec:\n  replicas: 1\n  minReadySeconds: 0\n')
+        .replace('      labels: {app: zeroed}\n', '      labels: {app: zeroed}\n      annotations: {}\n')
+        .replace('    spec:\n      containers:\n', '    spec:\n      hostNetwork: false\n      containers:\n')
+        .replace(
+          '          image: nginx:1.27\n',
+          '          image: nginx:1.27\n          args: []\n          workingDir: ""\n',
+        ),
       // Quantities the API server writes back in canonical form (2, 4Gi, 500m) and a null it writes back as {}.
       'templates/sized.yaml': deployment('sized', 1).replace(
         '          image: nginx:1.27\n',
         '          image: nginx:1.27\n          resources:\n            limits: {cpu: 2000m, memory: 4096Mi}\n            requests: {cpu: 0.5}\n        - name: sidecar\n          image: busybox\n          resources: null\n',
       ),
     },
-    'nginx, legacy and sized',
+    'nginx, legacy, zeroed and sized',
   );
   // A Deployment someone made by hand before Flotilla, with Flotilla's name for it in Git: not ours.
   const made = await create({
@@ -163,6 +172,7 @@ test('a resync with no drift writes nothing, on the member or in Git', async () 
   assert.is(r.writes, 0);
   assert.is(result(r, 'nginx').action, 'unchanged');
   assert.is(result(r, 'sized').action, 'unchanged', 'canonical quantities and an emptied struct are no drift');
+  assert.is(result(r, 'zeroed').action, 'unchanged', 'omitempty fields at their zero are no drift');
   assert.is(await field('sized', '{.spec.template.spec.containers[0].resources.limits.cpu}'), '2');
   if (r.statusCommit)
     console.error(fleet.config.git('show', '--stat', r.statusCommit), fleet.config.git('diff', head, r.statusCommit));

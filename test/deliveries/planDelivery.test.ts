@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyBody, isManaged, isSubset, planDelivery } from '../../src/deliveries/planDelivery.ts';
+import { applyBody, isManaged, isSubset, planDelivery, storedForm } from '../../src/deliveries/planDelivery.ts';
 
 const obj = (
   apiVersion: string,
@@ -132,6 +132,43 @@ test('isSubset: a quantity the API server wrote in canonical form, or a null it 
   assert.not.ok(isSubset({ resources: { limits: { cpu: '2001m' } } }, live));
   assert.not.ok(isSubset({ resources: null }, live), 'a struct with fields set is not unset');
   assert.not.ok(isSubset({ image: 'nginx:1.27' }, { image: 'nginx:1.270' }), 'only quantities compare by value');
+});
+
+test("isSubset: an omitempty field at its zero is absent from the member's copy, not changed; set otherwise there, it differs", () => {
+  const body = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', annotations: {} },
+    spec: {
+      paused: false,
+      minReadySeconds: 0,
+      replicas: 0,
+      template: { spec: { hostNetwork: false, containers: [{ name: 'web', args: [] }] } },
+    },
+  };
+  const stored = storedForm(body);
+  const live = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: { replicas: 0, template: { spec: { containers: [{ name: 'web' }] } } },
+  };
+  assert.ok(isSubset(body, live, stored));
+  assert.not.ok(isSubset(body, live), 'without the stored form every zero looks missing');
+  assert.not.ok(isSubset(body, { ...live, spec: { ...live.spec, paused: true } }, stored), 'paused by someone else');
+  // replicas is a pointer: 0 is written back, so a member without it differs.
+  assert.not.ok(isSubset(body, { ...live, spec: { template: live.spec.template } }, stored));
+  // A PriorityClass's globalDefault: false, as longhorn's chart writes it.
+  const pc = {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'c' },
+    value: 10,
+    globalDefault: false,
+  };
+  const { globalDefault: _, ...livePc } = pc;
+  assert.ok(isSubset(pc, livePc, storedForm(pc)));
+  assert.not.ok(isSubset(pc, livePc));
 });
 
 test('isManaged needs karmada.io/managed=true exactly', () => {
