@@ -183,6 +183,21 @@ spec:
   assert.is(volume.metadata.annotations['pv.kubernetes.io/bound-by-controller'], 'yes');
   assert.is(bound.metadata.annotations['pv.kubernetes.io/bind-completed'], 'yes');
   assert.is(bound.metadata.annotations['pv.kubernetes.io/bound-by-controller'], undefined);
+  // A volume that loses its claimRef while its claim is bound to it is bound to that claim again (syncBoundClaim).
+  const removed = await kubectl([
+    'patch',
+    'pv',
+    'models-pv',
+    '--type',
+    'json',
+    '-p',
+    '[{"op":"remove","path":"/spec/claimRef"}]',
+  ]);
+  assert.is(removed.code, 0, removed.stderr);
+  await waitFor('models-pv bound again', async () => {
+    const get = await kubectl(['get', 'pv', 'models-pv']);
+    return /^models-pv\s+2Gi\s+ROX\s+Retain\s+Bound\s+default\/models\s/m.test(get.stdout) ? get.stdout : undefined;
+  });
 });
 
 test.run();

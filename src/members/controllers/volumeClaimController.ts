@@ -69,7 +69,12 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
       });
       return; // its update comes back as an event
     }
-    if (claim.status?.phase === 'Bound') return;
+    if (claim.status?.phase === 'Bound') {
+      // syncBoundClaim: a volume that lost its claimRef (or never got it) is bound to the claim again.
+      const volume = claim.spec?.volumeName ? store.get(VOLUMES, undefined, claim.spec.volumeName) : undefined;
+      if (volume && !volume.spec?.claimRef) bindToVolume(claim, volume.metadata.name!);
+      return;
+    }
     const className: string | undefined = claim.spec?.storageClassName || undefined;
     // A claim naming its volume (a statically provisioned one) is bound to that volume or waits for it: no
     // provisioner answers such a claim.
@@ -223,13 +228,13 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
         return o.spec?.volumeName ? [keyOf('', o.spec.volumeName)] : [];
       }
       if (event.resource === STORAGE_CLASSES && event.type !== 'DELETED') return pendingClaims(o.metadata.name);
-      // A volume made or freed: itself, and the claims waiting for it by name.
+      // A volume made or changed: itself, and the claims naming it (one bound to it binds it again if it lost its claimRef).
       if (event.resource === VOLUMES && event.type !== 'DELETED')
         return [
           keyOf('', o.metadata.name!),
           ...store
             .list(CLAIMS)
-            .filter((c) => c.status?.phase !== 'Bound' && c.spec?.volumeName === o.metadata.name)
+            .filter((c) => c.spec?.volumeName === o.metadata.name)
             .map((c) => keyOf(c.metadata.namespace, c.metadata.name!)),
           ...(o.spec?.claimRef?.name ? [keyOf(o.spec.claimRef.namespace, o.spec.claimRef.name)] : []),
         ];
@@ -243,6 +248,10 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
       if (namespace === undefined) reconcileVolume(name);
       else reconcileClaim(namespace, name);
     },
-    initialKeys: () => pendingClaims(),
+    // What the controller's first resync visits: every claim and every volume.
+    initialKeys: () => [
+      ...store.list(CLAIMS).map((c) => keyOf(c.metadata.namespace, c.metadata.name!)),
+      ...store.list(VOLUMES).map((v) => keyOf('', v.metadata.name!)),
+    ],
   };
 }
