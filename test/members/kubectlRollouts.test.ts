@@ -319,4 +319,34 @@ spec:
   });
 });
 
+test('applying a field at its omitempty zero again changes nothing stored: the generation stays, as no spec changed', async () => {
+  const zeroed = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: zeroed, namespace: default}
+spec:
+  replicas: 1
+  minReadySeconds: 0
+  selector: {matchLabels: {app: zeroed}}
+  template:
+    metadata: {labels: {app: zeroed}}
+    spec:
+      hostNetwork: false
+      containers:
+      - {name: zeroed, image: "nginx:1.27", args: []}
+`;
+  const generation = async () =>
+    (await kubectl(['get', 'deployment', 'zeroed', '-o', 'jsonpath={.metadata.generation}'])).stdout;
+  for (const args of [['apply', '--server-side'], ['apply', '--server-side'], ['apply']]) {
+    const applied = await kubectl([...args, '-f', '-'], zeroed);
+    assert.is(applied.code, 0, applied.stderr);
+    assert.is(await generation(), '1', args.join(' '));
+  }
+  // What it stores has none of them, as kube-apiserver's Go types write none back.
+  const spec = JSON.parse((await kubectl(['get', 'deployment', 'zeroed', '-o', 'json'])).stdout).spec;
+  assert.equal(
+    [spec.minReadySeconds, spec.template.spec.hostNetwork, spec.template.spec.containers[0].args],
+    [undefined, undefined, undefined],
+  );
+});
+
 test.run();

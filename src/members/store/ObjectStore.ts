@@ -207,13 +207,15 @@ export class ObjectStore {
     if (current.metadata.deletionTimestamp) next.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
     else delete next.metadata.deletionTimestamp;
     checkNoNewFinalizers(rt, name, current, next);
+    // Decoded into its Go type first: a field written at its omitempty zero (`globalDefault: false`) is no change of
+    // what is stored, so it neither bumps the generation nor makes the write a new version.
+    dropEmptyFields(next, next.apiVersion, rt.kind);
     if (rt.tracksGeneration) {
       const generation = current.metadata.generation ?? 1;
       next.metadata.generation = generationChanged(rt, decoded ?? current, next) ? generation + 1 : generation;
     } else {
       delete next.metadata.generation;
     }
-    dropEmptyFields(next, next.apiVersion, rt.kind);
     if (isDeepStrictEqual(next, current)) return current;
     // shouldDeleteDuringUpdate: the last finalizer's removal ends a deletion that has no grace period left to run.
     const grace = current.metadata.deletionGracePeriodSeconds;
