@@ -1,6 +1,9 @@
 // The names kubectl knows a built-in kind by: its resource (plural) and short names, as kube-apiserver's discovery
-// lists them (each REST storage's ShortNames(), Kubernetes 1.32). The member emulator serves its kinds under them;
-// `flotilla get` resolves the same words a user types to kubectl.
+// lists them (each REST storage's ShortNames() and Categories(), Kubernetes 1.32). The member emulator serves its
+// kinds under them; `flotilla get` resolves the same words a user types to kubectl.
+
+/** A category word kubectl expands to the kinds that join it. */
+export type ResourceCategory = 'all' | 'api-extensions';
 
 /** One built-in kind's names. `group` is '' for the core group. */
 export interface BuiltinResourceName {
@@ -8,10 +11,44 @@ export interface BuiltinResourceName {
   kind: string;
   plural: string;
   short: readonly string[];
+  categories: readonly ResourceCategory[];
 }
 
-const names = (group: string, rows: readonly (readonly [kind: string, plural: string, ...short: string[]])[]) =>
-  rows.map(([kind, plural, ...short]): BuiltinResourceName => ({ group, kind, plural, short }));
+type Row = readonly [kind: string, plural: string, ...short: string[]];
+
+/** The rows of one group; a kind in IN_ALL or API_EXTENSIONS joins that category. */
+const names = (group: string, rows: readonly Row[]) =>
+  rows.map(
+    ([kind, plural, ...short]): BuiltinResourceName => ({
+      group,
+      kind,
+      plural,
+      short,
+      categories: IN_ALL.has(kind) ? ['all'] : API_EXTENSIONS.has(kind) ? ['api-extensions'] : [],
+    }),
+  );
+
+// The workloads and their services (`kubectl get all`), and what extends the API or its admission.
+const IN_ALL = new Set([
+  'Pod',
+  'ReplicationController',
+  'Service',
+  'DaemonSet',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'HorizontalPodAutoscaler',
+  'CronJob',
+  'Job',
+]);
+const API_EXTENSIONS = new Set([
+  'MutatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'ValidatingWebhookConfiguration',
+  'CustomResourceDefinition',
+  'APIService',
+]);
 
 export const BUILTIN_RESOURCE_NAMES: readonly BuiltinResourceName[] = [
   ...names('', [

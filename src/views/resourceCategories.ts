@@ -1,3 +1,4 @@
+import { BUILTIN_RESOURCE_NAMES } from '../api/builtinResourceNames.ts';
 import { groupOf, parseRefKey } from '../api/kinds.ts';
 import { compareKubeAwareVersions } from '../sorting/compareKubeAwareVersions.ts';
 import type { Fleet } from './readFleet.ts';
@@ -5,6 +6,10 @@ import { readTemplates } from './readListing.ts';
 import type { ResourceType } from './resolveResourceType.ts';
 
 type Obj = Record<string, unknown>;
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+// The groups of `all`'s members in kube-apiserver's discovery order (their APIService priorities).
+const GROUP_ORDER = ['', 'apps', 'autoscaling', 'batch'];
 
 /** What a CustomResourceDefinition of the repository tells get about the resource it defines. */
 export interface CustomResourceView {
@@ -18,23 +23,14 @@ export interface CustomResourceView {
 }
 
 /**
- * kube-apiserver 1.32's built-in members of each category, in the order kubectl's discovery lists them: the core group,
- * then the groups by their priority (apps, autoscaling, batch), each version's resources by name (the storage
- * paths APIInstaller sorts). A category nothing built in joins is left out.
+ * kube-apiserver 1.32's built-in members of `all`, in the order kubectl's discovery lists them: the core group, then
+ * the groups by their priority (apps, autoscaling, batch: the table's order too), each version's resources by name.
+ * The other category, api-extensions, holds no kind a template propagates as a workload, and is left to CRDs here.
  */
 const BUILT_IN_CATEGORIES: Record<string, ReadonlyArray<{ kind: string; group: string; plural: string }>> = {
-  all: [
-    { kind: 'Pod', group: '', plural: 'pods' },
-    { kind: 'ReplicationController', group: '', plural: 'replicationcontrollers' },
-    { kind: 'Service', group: '', plural: 'services' },
-    { kind: 'DaemonSet', group: 'apps', plural: 'daemonsets' },
-    { kind: 'Deployment', group: 'apps', plural: 'deployments' },
-    { kind: 'ReplicaSet', group: 'apps', plural: 'replicasets' },
-    { kind: 'StatefulSet', group: 'apps', plural: 'statefulsets' },
-    { kind: 'HorizontalPodAutoscaler', group: 'autoscaling', plural: 'horizontalpodautoscalers' },
-    { kind: 'CronJob', group: 'batch', plural: 'cronjobs' },
-    { kind: 'Job', group: 'batch', plural: 'jobs' },
-  ],
+  all: BUILTIN_RESOURCE_NAMES.filter((n) => n.categories.includes('all'))
+    .map(({ kind, group, plural }) => ({ kind, group, plural }))
+    .sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || compare(a.plural, b.plural)),
 };
 
 /**
@@ -54,8 +50,6 @@ export function expandCategory(word: string, crds: readonly CustomResourceView[]
   ];
   return types.length > 0 ? types : undefined;
 }
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The repository's CustomResourceDefinitions (templates of apiextensions.k8s.io), as get reads them. */
 export async function readCustomResources(fleet: Fleet): Promise<CustomResourceView[]> {

@@ -3,18 +3,11 @@ import type { ResourceType, Subresource } from '../types.ts';
 import { hpaV1Columns, isHpaV1 } from './hpaVersions.ts';
 import { ageColumn, nameColumn, printColumnsByKind } from '../../printers/tableColumns.ts';
 
-/** `all`: the workloads and their services; `api-extensions`: what extends the API or its admission. */
-type Category = 'all' | 'api-extensions';
-const ALL: Category[] = ['all'];
-const API_EXTENSIONS: Category[] = ['api-extensions'];
-
 interface Row {
   gv: string;
   kind: string;
   scope: 'Namespaced' | 'Cluster';
   sub?: Subresource[];
-  /** The categories its REST storage's Categories() returns. */
-  categories?: Category[];
   computed?: 'metrics' | 'review';
 }
 
@@ -26,14 +19,12 @@ const ROWS: Row[] = [
     kind: 'Pod',
     scope: 'Namespaced',
     sub: ['status', 'log', 'exec', 'attach', 'portforward'],
-    categories: ALL,
   },
   {
     gv: 'v1',
     kind: 'Service',
     scope: 'Namespaced',
     sub: ['status'],
-    categories: ALL,
   },
   { gv: 'v1', kind: 'ConfigMap', scope: 'Namespaced' },
   { gv: 'v1', kind: 'Secret', scope: 'Namespaced' },
@@ -61,44 +52,38 @@ const ROWS: Row[] = [
     kind: 'ReplicationController',
     scope: 'Namespaced',
     sub: ['status', 'scale'],
-    categories: ALL,
   },
   {
     gv: 'apps/v1',
     kind: 'Deployment',
     scope: 'Namespaced',
     sub: ['status', 'scale'],
-    categories: ALL,
   },
   {
     gv: 'apps/v1',
     kind: 'ReplicaSet',
     scope: 'Namespaced',
     sub: ['status', 'scale'],
-    categories: ALL,
   },
   {
     gv: 'apps/v1',
     kind: 'StatefulSet',
     scope: 'Namespaced',
     sub: ['status', 'scale'],
-    categories: ALL,
   },
   {
     gv: 'apps/v1',
     kind: 'DaemonSet',
     scope: 'Namespaced',
     sub: ['status'],
-    categories: ALL,
   },
   { gv: 'apps/v1', kind: 'ControllerRevision', scope: 'Namespaced' },
-  { gv: 'batch/v1', kind: 'Job', scope: 'Namespaced', sub: ['status'], categories: ALL },
+  { gv: 'batch/v1', kind: 'Job', scope: 'Namespaced', sub: ['status'] },
   {
     gv: 'batch/v1',
     kind: 'CronJob',
     scope: 'Namespaced',
     sub: ['status'],
-    categories: ALL,
   },
   {
     gv: 'networking.k8s.io/v1',
@@ -123,7 +108,6 @@ const ROWS: Row[] = [
     kind: 'HorizontalPodAutoscaler',
     scope: 'Namespaced',
     sub: ['status'],
-    categories: ALL,
   },
   // What `kubectl autoscale` posts; stored as v2 and converted (hpaVersions.ts). After v2: v2 is the preferred version.
   {
@@ -131,7 +115,6 @@ const ROWS: Row[] = [
     kind: 'HorizontalPodAutoscaler',
     scope: 'Namespaced',
     sub: ['status'],
-    categories: ALL,
   },
   { gv: 'coordination.k8s.io/v1', kind: 'Lease', scope: 'Namespaced' },
   { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', scope: 'Namespaced' },
@@ -147,13 +130,11 @@ const ROWS: Row[] = [
     gv: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',
     scope: 'Cluster',
-    categories: API_EXTENSIONS,
   },
   {
     gv: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
     scope: 'Cluster',
-    categories: API_EXTENSIONS,
   },
   { gv: 'storage.k8s.io/v1', kind: 'CSIDriver', scope: 'Cluster' },
   { gv: 'node.k8s.io/v1', kind: 'RuntimeClass', scope: 'Cluster' },
@@ -162,7 +143,6 @@ const ROWS: Row[] = [
     kind: 'APIService',
     scope: 'Cluster',
     sub: ['status'],
-    categories: API_EXTENSIONS,
   },
   // Access and identity reviews (`kubectl auth can-i`, `auth whoami`): answered, never stored (serveReview.ts).
   {
@@ -203,7 +183,6 @@ const ROWS: Row[] = [
     kind: 'CustomResourceDefinition',
     scope: 'Cluster',
     sub: ['status'],
-    categories: API_EXTENSIONS,
   },
 ];
 
@@ -238,7 +217,7 @@ export function builtinResources(): ResourceType[] {
       singular: row.kind.toLowerCase(),
       namespaced: row.scope === 'Namespaced',
       shortNames: [...names.short],
-      categories: row.categories ?? [],
+      categories: [...names.categories],
       subresources: row.sub ?? [],
       tracksGeneration: GENERATION_KINDS.has(row.kind),
       columns: isHpaV1({ group, version, kind: row.kind }) ? hpaV1Columns(columns) : columns,
