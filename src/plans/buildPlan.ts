@@ -274,6 +274,9 @@ function schedulingNote(ref: string, e: TemplateExplanation | undefined): Schedu
           ? { cluster: x.cluster, outcome: 'filtered', why: `${x.plugin}: ${x.detail ?? x.reason}` }
           : { cluster: x.cluster, outcome: x.outcome, replicas: x.replicas, why: x.why },
       );
+  // By name, as explain's table lists them: the scheduler's own order (filtered first, then by score, ties as they
+  // fell) would keep two templates with the same outcome on the same clusters from sharing one line of the plan.
+  clusters.sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
   const message = e.schedule
     ? `${e.schedule.message}${e.schedule.detail ? ` (${e.schedule.detail})` : ''}`
     : e.requiredBy?.length

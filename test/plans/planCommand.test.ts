@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { planCommand } from '../../src/commands/planCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { readPlan } from '../../src/plans/readPlan.ts';
+import { groupSchedulingNotes } from '../../src/plans/groupSchedulingNotes.ts';
 import { flagProblem } from '../../src/commands/commandFlags.ts';
 import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import { commitAll, makeNginxRepo, scaledSample, writeWorkTree, type TempRepo } from './helpers/nginxRepo.ts';
@@ -293,6 +294,45 @@ test("a plan names the clusters a FederatedResourceQuota's ResourceQuota goes to
       ['member1 selected', 'member2 selected'],
     );
     assert.match(note?.clusters[0]?.why ?? '', 'FederatedResourceQuota default/team');
+  } finally {
+    repo.cleanup();
+  }
+});
+
+test("the plan lists each template's clusters by name, so templates scheduled alike share one line of why", async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    repo.git(['checkout', '-q', '-b', 'feature']);
+    const names = [
+      'redis-master',
+      'tf-serving',
+      'local-path-provisioner',
+      'longhorn-driver-deployer',
+      'frontend',
+      'mysql',
+    ];
+    writeWorkTree(repo, {
+      'policies/everything.yaml':
+        'apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: everything}\nspec:\n  resourceSelectors:\n    - {apiVersion: apps/v1, kind: Deployment, namespace: apps}\n  placement:\n    clusterAffinity: {clusterNames: [member1, member2]}\n    replicaScheduling: {replicaSchedulingType: Duplicated}\n',
+      ...Object.fromEntries(
+        names.map((name) => [
+          `templates/${name}.yaml`,
+          `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: apps}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: c, image: nginx}]}\n`,
+        ]),
+      ),
+    });
+    commitAll(repo, 'Six Deployments on both members');
+    const plan = await readPlan(await openRepo(repo.path), { base: 'main', head: 'feature' });
+    const notes = plan.scheduling.filter((n) => n.ref.startsWith('apps/v1/Deployment/apps/'));
+    assert.is(notes.length, names.length);
+    for (const note of notes)
+      assert.equal(
+        note.clusters.map((c) => `${c.cluster} ${c.outcome}`),
+        ['member1 selected', 'member2 selected', 'member3 filtered'],
+        note.ref,
+      );
+    const grouped = groupSchedulingNotes(notes);
+    assert.is(grouped.length, 1, JSON.stringify(grouped.map((g) => g.refs)));
   } finally {
     repo.cleanup();
   }
