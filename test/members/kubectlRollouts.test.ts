@@ -349,4 +349,29 @@ spec:
   );
 });
 
+test('a server-side apply of what is already stored is no write: its resourceVersion and managedFields time stay', async () => {
+  const priorityClass =
+    'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: steady}\nvalue: 100\nglobalDefault: false\n';
+  const read = async () =>
+    (
+      await kubectl([
+        'get',
+        'pc',
+        'steady',
+        '-o',
+        'jsonpath={.metadata.resourceVersion} {.metadata.managedFields[0].time}',
+      ])
+    ).stdout;
+  assert.is((await kubectl(['apply', '--server-side', '-f', '-'], priorityClass)).code, 0);
+  const first = await read();
+  // Past the second the first apply stamped, so a new time would differ.
+  await waitFor('a new second', async () =>
+    new Date().toISOString().slice(0, 19) + 'Z' !== first.split(' ')[1] ? true : undefined,
+  );
+  for (let i = 0; i < 2; i++) {
+    assert.is((await kubectl(['apply', '--server-side', '-f', '-'], priorityClass)).code, 0);
+    assert.is(await read(), first);
+  }
+});
+
 test.run();

@@ -217,6 +217,9 @@ export class ObjectStore {
       delete next.metadata.generation;
     }
     if (isDeepStrictEqual(next, current)) return current;
+    // IgnoreManagedFieldsTimestampsTransformer: a write that changes nothing but a managedFields entry's time (a
+    // server-side apply of what is already there) is no write.
+    if (isDeepStrictEqual(withoutManagedFieldsTimes(next), withoutManagedFieldsTimes(current))) return current;
     // shouldDeleteDuringUpdate: the last finalizer's removal ends a deletion that has no grace period left to run.
     const grace = current.metadata.deletionGracePeriodSeconds;
     if (
@@ -512,6 +515,16 @@ export function pendingFinalizers(object: KubeObject): string[] {
  */
 export function generationChanged(rt: ResourceType, a: KubeObject, b: KubeObject): boolean {
   return specChanged(a, b, rt.crd !== undefined && !rt.subresources.includes('status'));
+}
+
+/** The object with its managedFields entries' times left out, the rest as it is. */
+function withoutManagedFieldsTimes(object: KubeObject): KubeObject {
+  const entries = object.metadata.managedFields;
+  if (!entries) return object;
+  return {
+    ...object,
+    metadata: { ...object.metadata, managedFields: entries.map(({ time: _time, ...entry }) => entry) },
+  };
 }
 
 /** ValidateObjectMetaUpdate: an object being deleted takes no new finalizer (listed deduplicated and sorted). */
