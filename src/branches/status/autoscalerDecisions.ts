@@ -113,13 +113,13 @@ export function readAutoscalerDecisions(
   return readYamlFolder(repo, statusCommit, AUTOSCALERS_FOLDER, parseAutoscalerDecision);
 }
 
-/** The YAML files of one folder of a status commit, each parsed (a corrupt one named by parseBranchFile), by path. */
 /** The .yaml files under `folder` in a status commit, by path. */
 async function yamlFilesIn(repo: GitRepo, statusCommit: string, folder: string): Promise<Map<string, { oid: string }>> {
   const files = await listFolderFiles(repo, (await readCommitInfo(repo, statusCommit)).tree, folder);
   return new Map([...files].filter(([p]) => p.endsWith('.yaml')));
 }
 
+/** The YAML files of one folder of a status commit, each parsed (a corrupt one named by parseBranchFile), by path. */
 async function readYamlFolder<T>(
   repo: GitRepo,
   statusCommit: string | null,

@@ -22,6 +22,16 @@ function claimRefOf(claim: KubeObject): Record<string, unknown> {
   };
 }
 
+/** Whether a volume's claimRef names the claim: its namespace and name, and its uid unless the ref leaves it out. */
+function namesClaim(ref: { namespace?: string; name?: string; uid?: string } | undefined, claim: KubeObject): boolean {
+  return (
+    ref !== undefined &&
+    ref.namespace === claim.metadata.namespace &&
+    ref.name === claim.metadata.name &&
+    (!ref.uid || ref.uid === claim.metadata.uid)
+  );
+}
+
 /** The claims a pod's volumes name. */
 export function mountedClaims(pod: KubeObject): string[] {
   return (pod.spec?.volumes ?? [])
@@ -83,14 +93,7 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
       return;
     }
     // A volume a user made for this claim (its claimRef names it) is the one it gets, as findBestMatch prefers it.
-    const reserved = store
-      .list(VOLUMES)
-      .find(
-        (v) =>
-          v.spec?.claimRef?.namespace === namespace &&
-          v.spec.claimRef.name === name &&
-          (!v.spec.claimRef.uid || v.spec.claimRef.uid === claim.metadata.uid),
-      );
+    const reserved = store.list(VOLUMES).find((v) => namesClaim(v.spec?.claimRef, claim));
     if (reserved) {
       bindToVolume(claim, reserved.metadata.name!);
       return;
@@ -154,11 +157,7 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
     const volume = store.get(VOLUMES, undefined, volumeName);
     if (!volume || volume.metadata.deletionTimestamp) return;
     const ref = volume.spec?.claimRef;
-    const boundHere =
-      ref &&
-      ref.namespace === claim.metadata.namespace &&
-      ref.name === claim.metadata.name &&
-      (!ref.uid || ref.uid === claim.metadata.uid);
+    const boundHere = namesClaim(ref, claim);
     if (ref && !boundHere) return;
     if (!satisfies(volume, claim)) return;
     if (!boundHere || volume.status?.phase !== 'Bound') {
@@ -189,28 +188,19 @@ export function volumeClaimController(deps: ControllerDeps): Controller {
   function reconcileVolume(name: string): void {
     const volume = store.get(VOLUMES, undefined, name);
     if (!volume || volume.metadata.deletionTimestamp) return;
+    const setPhase = (phase: 'Available' | 'Released') => {
+      if (volume.status?.phase !== phase)
+        store.update(registry.byResourceKey(VOLUMES)!, { ...structuredClone(volume), status: { phase } });
+    };
     const ref = volume.spec?.claimRef;
     // syncVolume: a volume no claim holds is Available (a new one is Pending until then).
-    if (!ref) {
-      if (volume.status?.phase !== 'Available')
-        store.update(registry.byResourceKey(VOLUMES)!, { ...structuredClone(volume), status: { phase: 'Available' } });
-      return;
-    }
+    if (!ref) return setPhase('Available');
     const claim = store.get(CLAIMS, ref.namespace, ref.name);
-    if (claim && (!ref.uid || claim.metadata.uid === ref.uid)) return;
+    if (claim && namesClaim(ref, claim)) return;
     // Pre-bound by its author to a claim not made yet: it waits for it, Available.
-    if (!claim && !ref.uid) {
-      if (volume.status?.phase !== 'Available')
-        store.update(registry.byResourceKey(VOLUMES)!, { ...structuredClone(volume), status: { phase: 'Available' } });
-      return;
-    }
-    const type = registry.byResourceKey(VOLUMES)!;
-    if (volume.spec.persistentVolumeReclaimPolicy === 'Retain') {
-      if (volume.status?.phase !== 'Released')
-        store.update(type, { ...structuredClone(volume), status: { phase: 'Released' } });
-      return;
-    }
-    store.delete(type, undefined, name);
+    if (!claim && !ref.uid) return setPhase('Available');
+    if (volume.spec.persistentVolumeReclaimPolicy === 'Retain') return setPhase('Released');
+    store.delete(registry.byResourceKey(VOLUMES)!, undefined, name);
   }
 
   const pendingClaims = (className?: string) =>

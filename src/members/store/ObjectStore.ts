@@ -216,9 +216,8 @@ export class ObjectStore {
     } else {
       delete next.metadata.generation;
     }
-    if (isDeepStrictEqual(next, current)) return current;
-    // IgnoreManagedFieldsTimestampsTransformer: a write that changes nothing but a managedFields entry's time (a
-    // server-side apply of what is already there) is no write.
+    // Identical writes are none, and so, as IgnoreManagedFieldsTimestampsTransformer has it, is one that changes nothing
+    // but a managedFields entry's time (a server-side apply of what is already there).
     if (isDeepStrictEqual(withoutManagedFieldsTimes(next), withoutManagedFieldsTimes(current))) return current;
     // shouldDeleteDuringUpdate: the last finalizer's removal ends a deletion that has no grace period left to run.
     const grace = current.metadata.deletionGracePeriodSeconds;
