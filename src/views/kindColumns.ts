@@ -105,8 +105,9 @@ const isAge = (c: PrintColumn) => c.name === 'Age' || c.name === 'Created At';
  */
 export function kindColumns(kind: string): KindColumns {
   if (kind === 'CustomResourceDefinition') return CRD_COLUMNS;
-  const table = printColumnsByKind[kind];
-  if (!table) return NONE;
+  // A custom kind may be named like an Object member (a CRD's `toString`): only the table's own kinds count.
+  if (!Object.hasOwn(printColumnsByKind, kind)) return NONE;
+  const table = printColumnsByKind[kind]!;
   const [nameColumn, ...rest] = table;
   const shown = rest.filter((c) => c.priority === 0 && !isAge(c));
   const wide = rest.filter((c) => c.priority === 1);

@@ -417,4 +417,9 @@ test('Role, ClusterRole and CustomResourceDefinition print CREATED AT where othe
   );
 });
 
+test('a custom kind named like an Object member prints NAME and AGE, as any kind without columns', () => {
+  for (const kind of ['toString', 'constructor', '__proto__', 'hasOwnProperty'])
+    assert.equal(headers(kind), ['NAME', 'AGE'], kind);
+});
+
 test.run();
