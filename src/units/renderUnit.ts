@@ -323,15 +323,29 @@ export function describeOptions(
   };
 }
 
-/** Argo CD names a release after the application; a folder's name is the nearest thing a commit has. */
-function releaseNameOf(dir: string): string {
-  const name = dir
-    .slice(dir.lastIndexOf('/') + 1)
+/**
+ * Argo CD names a release after the application; a folder's name is the nearest thing a commit has. A name helm
+ * accepts (chartutil.ValidateReleaseName: DNS labels joined by dots, at most 53 characters) is kept as it is; any other
+ * is made into one (lower case, `-` for what a label may not hold), so a folder's name never holds its chart.
+ */
+export function releaseNameOf(dir: string): string {
+  const name = dir.slice(dir.lastIndexOf('/') + 1);
+  if (name.length <= MAX_RELEASE_NAME && HELM_RELEASE_NAME.test(name)) return name;
+  const labels = name
     .toLowerCase()
-    .replace(/[^a-z0-9-]/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return name.slice(0, 53) || 'release';
+    .replace(/[^a-z0-9.-]/g, '-')
+    .split('.')
+    .map((label) => label.replace(/^-+|-+$/g, ''))
+    .filter((label) => label !== '');
+  return (
+    labels
+      .join('.')
+      .slice(0, MAX_RELEASE_NAME)
+      .replace(/[.-]+$/, '') || 'release'
+  );
 }
+const MAX_RELEASE_NAME = 53;
+const HELM_RELEASE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** Object ids of the inputs: a folder's tree id, a file's blob id. */
 async function inputOids(repo: GitRepo, tree: string, inputs: readonly string[]): Promise<Map<string, string>> {

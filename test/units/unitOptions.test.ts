@@ -4,6 +4,7 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { configureToolSearch } from '../../src/units/unitTools.ts';
 import { kustomizeImage, parseUnitOptions } from '../../src/units/unitOptions.ts';
+import { releaseNameOf } from '../../src/units/renderUnit.ts';
 import { parseDocuments } from '../../src/documents/parseDocuments.ts';
 import { makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
 import { unitSuite } from '../helpers/unitSuite.ts';
@@ -45,6 +46,24 @@ spec:
     valueFiles: ['helm-guestbook/values.yaml', 'helm-guestbook/values-production.yaml'],
     toolVersion: snapshot.model.units?.get('helm-guestbook/Chart.yaml')?.toolVersion,
   });
+});
+
+test("a chart folder's name is its release name as helm template takes it: dots kept, any other name made one helm accepts", async () => {
+  // Without the chart's Service: on a member a Service's name (a DNS-1035 label) may not hold the dot.
+  const files = Object.fromEntries(
+    Object.entries(helmGuestbook(1))
+      .filter(([path]) => !path.endsWith('/service.yaml'))
+      .map(([path, text]) => [path.replace(/^helm-guestbook\//, 'apps/web.v2/'), text]),
+  );
+  const snapshot = await snapshotOf(files);
+  assert.equal(snapshot.model.problems, []);
+  assert.equal([...snapshot.model.templates.keys()], ['apps/v1/Deployment/default/web.v2-helm-guestbook']);
+  assert.is(releaseNameOf('charts/guestbook'), 'guestbook');
+  assert.is(releaseNameOf('charts/Web_App'), 'web-app');
+  assert.is(releaseNameOf('charts/-a..b-.c_'), 'a.b.c');
+  // Cut to helm's 53 characters, never ending in a character a DNS label may not end in.
+  assert.is(releaseNameOf(`x/${'a'.repeat(52)}-b`), 'a'.repeat(52));
+  assert.is(releaseNameOf('x/___'), 'release');
 });
 
 test("a KustomizeUnit's namePrefix replaces the kustomization's and its images apply, as Argo CD's kustomize edit does", async () => {
