@@ -3,6 +3,7 @@ import type { FieldError } from '../ApiError.ts';
 import type { KubeObject } from '../types.ts';
 import { forbidden } from './fieldErrors.ts';
 import { jobUpdateViolations } from '../../kubeValidation/batchRules.ts';
+import { podUpdateViolations } from '../../kubeValidation/podUpdateRules.ts';
 import { labelSelectorText } from '../../kubeValidation/fieldViolations.ts';
 
 // What an update may not change, as kube-apiserver's ValidateXUpdate functions refuse it (pkg/apis/apps/validation,
@@ -35,6 +36,8 @@ export function validateImmutableFields(
   const errors: FieldError[] = [];
   if (key === 'batch/Job')
     errors.push(...jobUpdateViolations(next, previous).map((v) => ({ type: v.type, field: v.field, body: v.detail })));
+  if (key === '/Pod')
+    errors.push(...podUpdateViolations(next, previous).map((v) => ({ type: v.type, field: v.field, body: v.detail })));
   if (SELECTOR_KINDS.has(key)) {
     if (!isDeepStrictEqual(spec.selector, before.selector))
       errors.push(immutable('spec.selector', labelSelectorText(spec.selector)));
