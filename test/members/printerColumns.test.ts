@@ -336,16 +336,16 @@ spec: {hard: {requests.cpu: "2", limits.memory: 1Gi}}
 apiVersion: v1
 kind: Pod
 metadata: {name: half, namespace: quotas}
-spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: "0.5"}}}]}
+spec: {containers: [{name: c, image: busybox, resources: {requests: {cpu: "0.5"}, limits: {memory: "0.25Gi"}}}]}
 `);
   const claimStatus = JSON.stringify({ status: { phase: 'Bound', capacity: { storage: '2048Mi' } } });
   const claim = await kubectl(['patch', 'pvc', 'legacy', '--subresource=status', '--type=merge', '-p', claimStatus]);
   assert.is(claim.code, 0, claim.stderr);
   assert.match(await get('pvc', 'legacy'), /^legacy\s+Bound\s+pv-legacy\s+2Gi\s+slow\s+/m);
-  // The quota controller's used: the pod's 0.5 cpu request, stored canonical.
+  // The quota controller's used: the pod's 0.5 cpu request and 0.25Gi memory limit, stored canonical.
   assert.match(
     await get('quota', 'compute', '-n', 'quotas'),
-    /^compute\s+\S+\s+requests\.cpu: 500m\/2\s+limits\.memory: 0\/1Gi$/m,
+    /^compute\s+\S+\s+requests\.cpu: 500m\/2\s+limits\.memory: 256Mi\/1Gi$/m,
   );
 });
 

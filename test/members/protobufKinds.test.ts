@@ -129,6 +129,8 @@ test('kubectl create quota, pdb and priorityclass keep quantities, int-or-percen
   const quota = await getJson('quota/team');
   assert.equal(quota.spec.hard, { pods: '4', 'requests.cpu': '2', 'limits.memory': '4Gi' });
   assert.equal(quota.spec.scopes, ['NotTerminating']);
+  // Enforced: the namespace's later pods, which request nothing, would be refused under it.
+  assert.is((await kubectl(['delete', 'quota', 'team'])).code, 0);
 
   assert.match(
     await create(['pdb', 'web-min', '--selector=app=web', '--min-available=1']),

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { quotaUsage } from '../../src/members/controllers/resourceQuotaController.ts';
+import { quotaUsage } from '../../src/members/resources/quotaUsage.ts';
 import { MemberHarness, waitFor } from './helpers/memberHarness.ts';
 
 // A ResourceQuota's status on a member, as kube-controller-manager's resource quota controller keeps it: hard is
@@ -84,6 +84,67 @@ const pod = (spec: Record<string, unknown>, status: Record<string, unknown> = { 
   metadata: { name: 'p', namespace: 'default' },
   spec,
   status,
+});
+
+test('a pod whose containers do not request what a quota limits is forbidden, naming the quota and the containers', async () => {
+  assert.is((await kubectl(['create', 'namespace', 'strict'])).code, 0);
+  assert.is(
+    (await kubectl(['-n', 'strict', 'create', 'quota', 'cpu', '--hard=requests.cpu=1,limits.memory=1Gi'])).code,
+    0,
+  );
+  const run = await kubectl(['-n', 'strict', 'run', 'bare', '--image=nginx']);
+  assert.is.not(run.code, 0);
+  assert.match(
+    run.stderr,
+    'Error from server (Forbidden): pods "bare" is forbidden: failed quota: cpu: must specify limits.memory for: bare; requests.cpu for: bare',
+  );
+  // A limit alone defaults the request (SetDefaults_Pod), so it satisfies both.
+  const limited = await kubectl([
+    '-n',
+    'strict',
+    'run',
+    'limited',
+    '--image=nginx',
+    '--overrides={"spec":{"containers":[{"name":"limited","image":"nginx","resources":{"limits":{"cpu":"500m","memory":"256Mi"}}}]}}',
+  ]);
+  assert.is(limited.code, 0, limited.stderr);
+});
+
+test("a create past a quota's hard is forbidden; a Deployment's ReplicaSet and the Deployment say so, and the pod comes once the quota allows it", async () => {
+  assert.is((await kubectl(['create', 'namespace', 'small'])).code, 0);
+  assert.is((await kubectl(['-n', 'small', 'create', 'quota', 'two', '--hard=pods=2,count/configmaps=2'])).code, 0);
+  // kube-root-ca.crt is one of the two ConfigMaps.
+  assert.is((await kubectl(['-n', 'small', 'create', 'configmap', 'a'])).code, 0);
+  const second = await kubectl(['-n', 'small', 'create', 'configmap', 'b']);
+  assert.match(
+    second.stderr,
+    'configmaps "b" is forbidden: exceeded quota: two, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2',
+  );
+  const dryRun = await kubectl(['-n', 'small', 'create', 'configmap', 'b', '--dry-run=server']);
+  assert.match(dryRun.stderr, 'exceeded quota: two');
+
+  assert.is((await kubectl(['-n', 'small', 'create', 'deployment', 'web', '--image=nginx', '--replicas=3'])).code, 0);
+  const failure = await waitFor('the Deployment reports the refused pod', async () => {
+    const d = JSON.parse((await kubectl(['-n', 'small', 'get', 'deploy', 'web', '-o', 'json'])).stdout);
+    return d.status?.conditions?.find((c: { type: string }) => c.type === 'ReplicaFailure');
+  });
+  assert.is(failure.status, 'True');
+  assert.is(failure.reason, 'FailedCreate');
+  assert.match(
+    failure.message,
+    /^pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: two, requested: pods=1, used: pods=2, limited: pods=2$/,
+  );
+  const rs = JSON.parse((await kubectl(['-n', 'small', 'get', 'rs', '-o', 'json'])).stdout).items[0];
+  assert.is(rs.status.replicas, 2);
+  assert.is(rs.status.conditions[0].message, failure.message);
+
+  assert.is((await kubectl(['-n', 'small', 'patch', 'quota', 'two', '-p', '{"spec":{"hard":{"pods":"3"}}}'])).code, 0);
+  await waitFor('the third pod is made and the failure cleared', async () => {
+    const d = JSON.parse((await kubectl(['-n', 'small', 'get', 'deploy', 'web', '-o', 'json'])).stdout);
+    return d.status?.replicas === 3 && !d.status.conditions.some((c: { type: string }) => c.type === 'ReplicaFailure');
+  });
+  const after = JSON.parse((await kubectl(['-n', 'small', 'get', 'rs', '-o', 'json'])).stdout).items[0];
+  assert.is(after.status.conditions, undefined);
 });
 
 test('quota usage sums pods as PodRequests does: sidecars add, regular init containers raise, terminal pods only count', () => {

@@ -6,6 +6,8 @@ import { nodeRejects } from './nodeFit.ts';
 import {
   controlledBy,
   createPod,
+  PodCreateRefused,
+  RefusedCreates,
   isActive,
   isReady,
   PODS,
@@ -21,9 +23,11 @@ const NODES = '/nodes';
 /** DaemonSet → one pod per eligible node (selector, affinity and taints; cordoned nodes still count). */
 export function daemonSetController(deps: ControllerDeps): Controller {
   const { store, registry } = deps;
+  const refusals = new RefusedCreates();
 
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
+    refusals.cleared(namespace!, key);
     const ds = store.get(DAEMONSETS, namespace, name);
     if (!ds || ds.metadata.deletionTimestamp) return;
     const podType = registry.byResourceKey(PODS)!;
@@ -57,7 +61,9 @@ export function daemonSetController(deps: ControllerDeps): Controller {
           { nodeName },
         ),
       );
-      pods.push(createPod(store, podType, pod));
+      const created = refusals.attempt(namespace!, key, () => createPod(store, podType, pod, Date.parse(deps.now())));
+      if (created instanceof PodCreateRefused) break;
+      pods.push(created);
     }
     const ready = pods.filter(isReady).length;
     // DaemonSetStatus always writes the four scheduling counters; the others are omitempty.
@@ -87,11 +93,14 @@ export function daemonSetController(deps: ControllerDeps): Controller {
       if (event.resource === NODES)
         return store.list(DAEMONSETS).map((d) => keyOf(d.metadata.namespace, d.metadata.name!));
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? [])
-          .filter((r) => r.kind === 'DaemonSet' && r.controller)
-          .map((r) => keyOf(o.metadata.namespace, r.name));
+        return [
+          ...refusals.keysFor(event),
+          ...(o.metadata.ownerReferences ?? [])
+            .filter((r) => r.kind === 'DaemonSet' && r.controller)
+            .map((r) => keyOf(o.metadata.namespace, r.name)),
+        ];
       }
-      return [];
+      return refusals.keysFor(event);
     },
     reconcile,
     initialKeys: () => store.list(DAEMONSETS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),

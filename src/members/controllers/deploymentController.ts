@@ -201,6 +201,7 @@ export function deploymentController(deps: ControllerDeps): Controller {
             complete,
             now,
           );
+    conditions = withReplicaFailure(conditions, current, old);
     // DeploymentStatus tags every counter omitempty.
     const counted = withoutZeroCounts(
       { replicas, updatedReplicas: updated, readyReplicas: ready, availableReplicas: available },
@@ -308,4 +309,30 @@ function newReplicaSet(deploy: KubeObject, hash: string, revision: number, repli
       ...(deploy.spec?.minReadySeconds ? { minReadySeconds: deploy.spec.minReadySeconds } : {}),
     },
   };
+}
+
+/**
+ * syncRolloutStatus's getReplicaFailures: the new ReplicaSet's ReplicaFailure condition (else an old one's) becomes the
+ * Deployment's, set as SetDeploymentCondition sets it (kept while its status and reason stay); none removes it.
+ */
+function withReplicaFailure(conditions: any[], current: KubeObject | undefined, old: KubeObject[]): any[] {
+  const failureOf = (rs: KubeObject | undefined) =>
+    (rs?.status?.conditions ?? []).find((c: { type: string }) => c.type === 'ReplicaFailure');
+  const failure = failureOf(current) ?? old.map(failureOf).find(Boolean);
+  const others = conditions.filter((c) => c.type !== 'ReplicaFailure');
+  if (!failure) return others;
+  const existing = conditions.find((c) => c.type === 'ReplicaFailure');
+  if (existing && existing.status === failure.status && existing.reason === failure.reason) return conditions;
+  return [
+    ...others,
+    {
+      type: 'ReplicaFailure',
+      status: failure.status,
+      lastUpdateTime: failure.lastTransitionTime,
+      lastTransitionTime:
+        existing?.status === failure.status ? existing.lastTransitionTime : failure.lastTransitionTime,
+      reason: failure.reason,
+      message: failure.message,
+    },
+  ];
 }

@@ -4,6 +4,8 @@ import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import {
   controlledBy,
   createPod,
+  PodCreateRefused,
+  RefusedCreates,
   isActive,
   isReady,
   PODS,
@@ -21,9 +23,11 @@ const JOBS = 'batch/jobs';
  */
 export function jobController(deps: ControllerDeps): Controller {
   const { store, registry } = deps;
+  const refusals = new RefusedCreates();
 
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
+    refusals.cleared(namespace!, key);
     const job = store.get(JOBS, namespace, name);
     if (!job || job.metadata.deletionTimestamp) return;
     // A finished Job stays finished: deleting its pods (or their garbage collection) runs nothing again.
@@ -56,7 +60,11 @@ export function jobController(deps: ControllerDeps): Controller {
         'controller-uid': job.metadata.uid!,
       };
       for (let i = active.length; i < want; i++) {
-        active.push(createPod(store, podType, podFromTemplate(job, undefined, labels)));
+        const created = refusals.attempt(namespace!, key, () =>
+          createPod(store, podType, podFromTemplate(job, undefined, labels), Date.parse(deps.now())),
+        );
+        if (created instanceof PodCreateRefused) break;
+        active.push(created);
       }
     }
     const now = deps.now();
@@ -105,11 +113,14 @@ export function jobController(deps: ControllerDeps): Controller {
       const o = event.object;
       if (event.resource === JOBS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? [])
-          .filter((r) => r.kind === 'Job' && r.controller)
-          .map((r) => keyOf(o.metadata.namespace, r.name));
+        return [
+          ...refusals.keysFor(event),
+          ...(o.metadata.ownerReferences ?? [])
+            .filter((r) => r.kind === 'Job' && r.controller)
+            .map((r) => keyOf(o.metadata.namespace, r.name)),
+        ];
       }
-      return [];
+      return refusals.keysFor(event);
     },
     reconcile,
     initialKeys: () => store.list(JOBS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),

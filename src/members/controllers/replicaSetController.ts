@@ -7,7 +7,9 @@ import {
   isActive,
   isReady,
   PODS,
+  PodCreateRefused,
   podFromTemplate,
+  RefusedCreates,
   statusChanged,
   withoutZeroCounts,
 } from './workloadPods.ts';
@@ -47,6 +49,7 @@ function replicatedPodsController(
   { kind, resource, name: controllerName }: ReplicatedKind,
 ): Controller {
   const { store, registry } = deps;
+  const refusals = new RefusedCreates();
 
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
@@ -55,8 +58,17 @@ function replicatedPodsController(
     const podType = registry.byResourceKey(PODS)!;
     const desired: number = rs.spec?.replicas ?? 1;
     let pods = controlledBy(store, rs, PODS).filter(isActive);
+    refusals.cleared(namespace!, key);
+    let refused: string | undefined;
     for (let i = pods.length; i < desired; i++) {
-      pods.push(createPod(store, podType, podFromTemplate(rs, undefined, {})));
+      const created = refusals.attempt(namespace!, key, () =>
+        createPod(store, podType, podFromTemplate(rs, undefined, {}), Date.parse(deps.now())),
+      );
+      if (created instanceof PodCreateRefused) {
+        refused = created.message;
+        break;
+      }
+      pods.push(created);
     }
     if (pods.length > desired) {
       const doomed = [...pods]
@@ -78,6 +90,7 @@ function replicatedPodsController(
         readyReplicas: ready,
         availableReplicas: ready,
         observedGeneration: rs.metadata.generation,
+        ...replicaFailure(rs.status?.conditions, refused, deps.now()),
       },
       ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'],
     );
@@ -90,14 +103,45 @@ function replicatedPodsController(
       const o = event.object;
       if (event.resource === resource && event.type !== 'DELETED')
         return [keyOf(o.metadata.namespace, o.metadata.name!)];
+      const retried = refusals.keysFor(event);
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? [])
-          .filter((r) => r.kind === kind && r.controller)
-          .map((r) => keyOf(o.metadata.namespace, r.name));
+        return [
+          ...retried,
+          ...(o.metadata.ownerReferences ?? [])
+            .filter((r) => r.kind === kind && r.controller)
+            .map((r) => keyOf(o.metadata.namespace, r.name)),
+        ];
       }
-      return [];
+      return retried;
     },
     reconcile,
     initialKeys: () => store.list(resource).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),
   };
+}
+
+/**
+ * calculateStatus's conditions: a failed pod create sets ReplicaFailure (FailedCreate, the create's error) once, and a
+ * sync that creates what it must removes it.
+ */
+function replicaFailure(
+  conditions: any[] | undefined,
+  refused: string | undefined,
+  now: string,
+): { conditions?: any[] } {
+  const others = (conditions ?? []).filter((c) => c.type !== 'ReplicaFailure');
+  const failure = (conditions ?? []).find((c) => c.type === 'ReplicaFailure');
+  if (refused)
+    return {
+      conditions: [
+        ...others,
+        failure ?? {
+          type: 'ReplicaFailure',
+          status: 'True',
+          lastTransitionTime: now,
+          reason: 'FailedCreate',
+          message: refused,
+        },
+      ],
+    };
+  return others.length > 0 ? { conditions: others } : {};
 }

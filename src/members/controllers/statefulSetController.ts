@@ -4,6 +4,8 @@ import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import {
   controlledBy,
   createPod,
+  PodCreateRefused,
+  RefusedCreates,
   isActive,
   isReady,
   PODS,
@@ -27,9 +29,11 @@ const REVISION_LABEL = 'controller-revision-hash';
  */
 export function statefulSetController(deps: ControllerDeps): Controller {
   const { store, registry } = deps;
+  const refusals = new RefusedCreates();
 
   function reconcile(key: string): void {
     const [namespace, name] = splitKey(key);
+    refusals.cleared(namespace!, key);
     const sts = store.get(STATEFULSETS, namespace, name);
     if (!sts || sts.metadata.deletionTimestamp) return;
     const podType = registry.byResourceKey(PODS)!;
@@ -72,7 +76,9 @@ export function statefulSetController(deps: ControllerDeps): Controller {
         const named = new Set(claims.map((c) => c.name));
         pod.spec.volumes = [...claims, ...(pod.spec.volumes ?? []).filter((v: { name: string }) => !named.has(v.name))];
       }
-      byOrdinal.set(i, createPod(store, podType, pod));
+      const created = refusals.attempt(namespace!, key, () => createPod(store, podType, pod, Date.parse(deps.now())));
+      if (created instanceof PodCreateRefused) break;
+      byOrdinal.set(i, created);
     }
     const pods = [...byOrdinal.values()];
     const allReady = pods.length === desired && pods.every(isReady);
@@ -144,11 +150,14 @@ export function statefulSetController(deps: ControllerDeps): Controller {
       if (event.resource === STATEFULSETS && event.type !== 'DELETED')
         return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
-        return (o.metadata.ownerReferences ?? [])
-          .filter((r) => r.kind === 'StatefulSet' && r.controller)
-          .map((r) => keyOf(o.metadata.namespace, r.name));
+        return [
+          ...refusals.keysFor(event),
+          ...(o.metadata.ownerReferences ?? [])
+            .filter((r) => r.kind === 'StatefulSet' && r.controller)
+            .map((r) => keyOf(o.metadata.namespace, r.name)),
+        ];
       }
-      return [];
+      return refusals.keysFor(event);
     },
     reconcile,
     initialKeys: () => store.list(STATEFULSETS).map((o) => keyOf(o.metadata.namespace, o.metadata.name!)),

@@ -3,9 +3,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { admitPod } from '../resources/admitPod.ts';
 import { defaultObject } from '../resources/defaultObject.ts';
 import { podQosClass } from '../resources/podQos.ts';
+import { quotaRefusal } from '../resources/quotaUsage.ts';
 import { nameFromGenerateName } from '../store/randomSuffix.ts';
 import type { ObjectStore } from '../store/ObjectStore.ts';
-import type { KubeObject, OwnerReference, ResourceType } from '../types.ts';
+import type { KubeObject, OwnerReference, ResourceType, StoreEvent } from '../types.ts';
 
 // What the workload controllers share about the pods they own: finding them, reading their state, and
 // stamping new ones out of a pod template.
@@ -187,13 +188,54 @@ export function statusChanged(object: KubeObject, status: unknown): boolean {
 
 /**
  * Creates a controller's pod the way the API server would store it: Pod defaults and the ServiceAccount
- * admission (account name, token volume). A missing account does not block it here: the emulator creates each
+ * admission (account name, token volume), then the ResourceQuota admission, which may refuse it
+ * (PodCreateRefused, the API error's text). A missing account does not block it here: the emulator creates each
  * namespace's `default` account before any controller runs there, and the real controller's retry loop is
  * not simulated.
  */
-export function createPod(store: ObjectStore, podType: ResourceType, pod: KubeObject): KubeObject {
+export function createPod(store: ObjectStore, podType: ResourceType, pod: KubeObject, nowMs: number): KubeObject {
   defaultObject('Pod', pod, () => '');
   admitPod(pod, (name) => store.get('/serviceaccounts', pod.metadata.namespace, name), false);
   pod.status = { ...(pod.status ?? {}), qosClass: podQosClass(pod) };
+  const refusal = quotaRefusal(store, PODS, pod, nowMs);
+  if (refusal) throw new PodCreateRefused(`pods "${pod.metadata.name}" is forbidden: ${refusal}`);
   return store.create(podType, pod);
+}
+
+/** A controller's pod the API server refused, as the create call's error reads. */
+export class PodCreateRefused extends Error {}
+
+/**
+ * The keys of a controller whose last pod create was refused, to converge again when the namespace's quotas or pods
+ * change (what could let the create through), where the real controller retries with backoff.
+ */
+export class RefusedCreates {
+  private readonly byNamespace = new Map<string, Set<string>>();
+
+  refused(namespace: string, key: string): void {
+    let keys = this.byNamespace.get(namespace);
+    if (!keys) this.byNamespace.set(namespace, (keys = new Set()));
+    keys.add(key);
+  }
+
+  cleared(namespace: string, key: string): void {
+    this.byNamespace.get(namespace)?.delete(key);
+  }
+
+  /** The pod `create` makes, or the API's refusal of it: the key is then converged again later. */
+  attempt(namespace: string, key: string, create: () => KubeObject): KubeObject | PodCreateRefused {
+    try {
+      return create();
+    } catch (error) {
+      if (!(error instanceof PodCreateRefused)) throw error;
+      this.refused(namespace, key);
+      return error;
+    }
+  }
+
+  keysFor(event: StoreEvent): string[] {
+    const namespace = event.object.metadata.namespace;
+    if (!namespace || (event.resource !== PODS && event.resource !== '/resourcequotas')) return [];
+    return [...(this.byNamespace.get(namespace) ?? [])];
+  }
 }

@@ -16,6 +16,7 @@ import { trackUpdate } from '../apply/trackUpdate.ts';
 import { typedPatchErrors, typedPatchFailure } from '../apply/typedPatchErrors.ts';
 import { apiServiceAvailability, withAvailableCondition } from '../controllers/apiServiceController.ts';
 import { deleteDependents, finalizersOnDelete, orphanDependents } from '../controllers/garbageCollector.ts';
+import { quotaRefusal } from '../resources/quotaUsage.ts';
 import { jsonPatch, jsonPatchUnknownFields } from '../patches/jsonPatch.ts';
 import { mapPatchDecodeError } from '../patches/mapPatchDecodeError.ts';
 import { mergePatch } from '../patches/mergePatch.ts';
@@ -467,6 +468,20 @@ function admitCreate(ctx: ServerContext, rt: ResourceType, object: KubeObject): 
     };
 }
 
+/**
+ * The ResourceQuota admission plugin, a validating one: after the kind's validation, a create the namespace's quotas
+ * cannot hold is forbidden (a dry run's too), naming the quota and what it exceeds.
+ */
+function admitQuota(ctx: ServerContext, rt: ResourceType, object: KubeObject): void {
+  const refusal = quotaRefusal(ctx.store, resourceKeyOf(rt), object, Date.parse(timestamp(ctx)));
+  if (refusal)
+    throw new ApiError(403, 'Forbidden', `${rt.plural} "${object.metadata.name}" is forbidden: ${refusal}`, {
+      name: object.metadata.name!,
+      ...(rt.group ? { group: rt.group } : {}),
+      kind: rt.plural,
+    });
+}
+
 /** A Local APIService's availability reads nothing. */
 const NO_LOOKUPS = {
   service: () => undefined,
@@ -686,6 +701,7 @@ function storeCreated(
   );
   admitCreate(ctx, rt, object);
   validate(rt, object);
+  admitQuota(ctx, rt, object);
   if (options.dryRun) {
     sendJson(res, 201, withVersion(dryRunCreated(ctx, rt, object), rt));
     return;
@@ -983,6 +999,7 @@ async function applyObject(
     defaultAndAllocate(ctx, rt, merged, undefined);
     admitCreate(ctx, rt, merged);
     validate(rt, merged);
+    admitQuota(ctx, rt, merged);
     if (options.dryRun) {
       sendJson(res, 201, withVersion(dryRunCreated(ctx, rt, merged), rt));
       return;
