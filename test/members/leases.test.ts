@@ -109,6 +109,15 @@ test("a Lease's name is a DNS-1123 subdomain: a 422 with apimachinery's example 
   );
 });
 
+test("a malformed name is one of a create's errors, not the only one: one 422 names every problem", async () => {
+  const refused = await api(member, 'POST', LEASES, { body: lease('Leader_Lock', { leaseDurationSeconds: -1 }) });
+  assert.is(refused.status, 422);
+  assert.equal(
+    refused.body.details.causes.map((c: { field: string }) => c.field),
+    ['metadata.name', 'spec.leaseDurationSeconds'],
+  );
+});
+
 test('a Lease is written only at the resourceVersion read: none is a 422, a stale one a 409, as for leader election', async () => {
   const created = await api(member, 'POST', LEASES, { body: lease('held', {}) });
   assert.is(created.status, 201);

@@ -397,7 +397,7 @@ function checkFieldNames(
  * The object being written (`previous` on update) decoded as its Go type, a 400 when it cannot be (its MicroTimes are
  * re-encoded in place), then the kind's validation, as a 422 naming every problem.
  */
-function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): void {
+function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject, badName: FieldError[] = []): void {
   if (!rt.crd) {
     const undecodable = stringFieldsDecodeError(rt.group, rt.version, rt.kind, object);
     if (undecodable) throw badRequest(undecodable);
@@ -406,7 +406,7 @@ function validate(rt: ResourceType, object: KubeObject, previous?: KubeObject): 
     if (badTime)
       throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ${badTime}`);
   }
-  const meta = metadataErrors(rt, object);
+  const meta = [...badName, ...metadataErrors(rt, object)];
   const schema = customResourceSchema(rt);
   if (schema) {
     const errors = [...meta, ...customResourceErrors(object, schema, previous)];
@@ -522,16 +522,13 @@ function asObject(body: unknown): KubeObject {
   return object;
 }
 
-function validateName(rt: ResourceType, name: string | undefined): void {
+/**
+ * A create's name: none at all is refused at once; a malformed one is ValidateObjectMeta's first errors, which the
+ * kind's validation adds the rest to, so one 422 names every problem.
+ */
+function nameErrors(rt: ResourceType, name: string | undefined): FieldError[] {
   if (!name) throw invalid(rt.kind, rt.group, '', 'metadata.name', 'Required value: name or generateName is required');
-  const reasons = nameInvalidReasons(rt.group, rt.kind, name);
-  if (reasons.length > 0)
-    throw invalidFields(
-      rt.kind,
-      rt.group,
-      name,
-      reasons.map((reason) => invalidValue('metadata.name', name, reason)),
-    );
+  return nameInvalidReasons(rt.group, rt.kind, name).map((reason) => invalidValue('metadata.name', name, reason));
 }
 
 /**
@@ -683,7 +680,7 @@ function storeCreated(
   namespace: string | undefined,
 ): void {
   let object = created;
-  validateName(rt, object.metadata.name);
+  const badName = nameErrors(rt, object.metadata.name);
   if (namespace !== undefined) object.metadata.namespace = namespace;
   if (rt.subresources.includes('status')) delete object.status;
   object.apiVersion = groupVersionOf(rt);
@@ -700,7 +697,7 @@ function storeCreated(
     shapeOf(ctx, rt),
   );
   admitCreate(ctx, rt, object);
-  validate(rt, object);
+  validate(rt, object, undefined, badName);
   admitQuota(ctx, rt, object);
   if (options.dryRun) {
     sendJson(res, 201, withVersion(dryRunCreated(ctx, rt, object), rt));
@@ -995,10 +992,10 @@ async function applyObject(
   const schema = customResourceSchema(rt);
   if (schema) defaultInPlace(merged, schema);
   if (!current) {
-    validateName(rt, path.name);
+    const badName = nameErrors(rt, path.name);
     defaultAndAllocate(ctx, rt, merged, undefined);
     admitCreate(ctx, rt, merged);
-    validate(rt, merged);
+    validate(rt, merged, undefined, badName);
     admitQuota(ctx, rt, merged);
     if (options.dryRun) {
       sendJson(res, 201, withVersion(dryRunCreated(ctx, rt, merged), rt));
