@@ -55,36 +55,52 @@ export function deploymentController(deps: ControllerDeps): Controller {
       writeStatus(deploy, undefined, old, desired);
       return;
     }
+    const { surge, unavailable } = recreate ? { surge: 0, unavailable: 0 } : fenceposts(deploy, desired);
+    const replicasAnnotations = {
+      'deployment.kubernetes.io/desired-replicas': String(desired),
+      'deployment.kubernetes.io/max-replicas': String(desired + surge),
+    };
+    const specReplicas = (rs: KubeObject): number => rs.spec?.replicas ?? 0;
+    const oldTotal = old.reduce((n, rs) => n + specReplicas(rs), 0);
     if (!current) {
-      current = store.create(
-        rsType(),
-        newReplicaSet(deploy, hash, maxRevision + 1, recreate && oldPodsRemain ? 0 : desired),
-      );
+      // NewRSNewReplicas before the ReplicaSet exists: what the surge leaves room for beside the old pods.
+      const initial = recreate
+        ? oldPodsRemain
+          ? 0
+          : desired
+        : Math.max(0, Math.min(desired, desired + surge - oldTotal));
+      current = store.create(rsType(), newReplicaSet(deploy, hash, maxRevision + 1, initial, replicasAnnotations));
     } else {
-      const target = recreate && oldPodsRemain ? 0 : desired;
+      const target = recreate
+        ? oldPodsRemain
+          ? 0
+          : desired
+        : newReplicas(specReplicas(current), desired, surge, oldTotal);
       const revision = current.metadata.annotations?.[REVISION] ?? String(maxRevision + 1);
       const wantRevision = Number(revision) < maxRevision && old.length > 0 ? String(maxRevision + 1) : revision;
-      const copied = copiedAnnotations(deploy);
+      const wanted = { ...copiedAnnotations(deploy), [REVISION]: wantRevision, ...replicasAnnotations };
       if (
         current.spec?.replicas !== target ||
-        current.metadata.annotations?.[REVISION] !== wantRevision ||
-        Object.entries(copied).some(([k, v]) => current!.metadata.annotations?.[k] !== v)
+        Object.entries(wanted).some(([k, v]) => current!.metadata.annotations?.[k] !== v)
       ) {
         const next = structuredClone(current);
         next.spec.replicas = target;
-        next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...copied, [REVISION]: wantRevision };
+        next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...wanted };
         current = store.update(rsType(), next);
       }
     }
 
-    // Rolling update: old ReplicaSets keep only what the new one cannot yet cover with available pods.
-    let oldBudget = recreate ? 0 : Math.max(0, desired - (current.status?.availableReplicas ?? 0));
-    for (const rs of old) {
-      const keep = Math.min(rs.spec?.replicas ?? 0, oldBudget);
-      oldBudget -= keep;
-      if ((rs.spec?.replicas ?? 0) !== keep)
-        store.update(rsType(), { ...structuredClone(rs), spec: { ...structuredClone(rs.spec), replicas: keep } });
-    }
+    // Old ReplicaSets: all at once under Recreate; in a rolling update, only as far as the available pods stay at
+    // desired - maxUnavailable (reconcileOldReplicaSets: their unhealthy pods first, then the oldest ReplicaSets').
+    const scaleOld = (rs: KubeObject, replicas: number) => {
+      if (specReplicas(rs) === replicas) return;
+      const next = structuredClone(rs);
+      next.spec = { ...next.spec, replicas };
+      next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...replicasAnnotations };
+      Object.assign(rs, store.update(rsType(), next));
+    };
+    if (recreate) for (const rs of old) scaleOld(rs, 0);
+    else scaleDownOld(current, old, desired - unavailable, scaleOld);
     pruneHistory(deploy, old);
     writeStatus(deploy, current, old, desired);
   }
@@ -278,7 +294,13 @@ function copiedAnnotations(deploy: KubeObject): Record<string, string> {
   return Object.fromEntries(Object.entries(deploy.metadata.annotations ?? {}).filter(([k]) => !NOT_COPIED.has(k)));
 }
 
-function newReplicaSet(deploy: KubeObject, hash: string, revision: number, replicas: number): KubeObject {
+function newReplicaSet(
+  deploy: KubeObject,
+  hash: string,
+  revision: number,
+  replicas: number,
+  replicasAnnotations: Record<string, string>,
+): KubeObject {
   const template = structuredClone(deploy.spec?.template ?? {});
   template.metadata = {
     ...(template.metadata ?? {}),
@@ -294,8 +316,7 @@ function newReplicaSet(deploy: KubeObject, hash: string, revision: number, repli
       annotations: {
         ...copiedAnnotations(deploy),
         [REVISION]: String(revision),
-        'deployment.kubernetes.io/desired-replicas': String(deploy.spec?.replicas ?? 1),
-        'deployment.kubernetes.io/max-replicas': String(deploy.spec?.replicas ?? 1),
+        ...replicasAnnotations,
       },
       ownerReferences: [ownerReferenceTo(deploy)],
     },
@@ -335,4 +356,77 @@ function withReplicaFailure(conditions: any[], current: KubeObject | undefined, 
       message: failure.message,
     },
   ];
+}
+
+/**
+ * ResolveFenceposts: maxSurge (rounded up) and maxUnavailable (rounded down) of the desired count, defaulted 25% each;
+ * both 0 would never progress, so maxUnavailable is then 1.
+ */
+function fenceposts(deploy: KubeObject, desired: number): { surge: number; unavailable: number } {
+  const rolling = deploy.spec?.strategy?.rollingUpdate ?? {};
+  const surge = scaledValue(rolling.maxSurge ?? '25%', desired, true);
+  const unavailable = scaledValue(rolling.maxUnavailable ?? '25%', desired, false);
+  return { surge, unavailable: surge === 0 && unavailable === 0 ? 1 : unavailable };
+}
+
+/** intstr.GetScaledValueFromIntOrPercent: a count as it is, a percentage of total rounded as asked. */
+function scaledValue(value: unknown, total: number, roundUp: boolean): number {
+  if (typeof value === 'number') return value;
+  const percent = /^(\d+)%$/.exec(String(value));
+  if (!percent) return 0;
+  const scaled = (Number(percent[1]) * total) / 100;
+  return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
+}
+
+/**
+ * reconcileNewReplicaSet / NewRSNewReplicas: the new ReplicaSet grows while all ReplicaSets together stay within
+ * desired + maxSurge, and never past desired; above desired it shrinks to it.
+ */
+function newReplicas(current: number, desired: number, surge: number, oldTotal: number): number {
+  if (current >= desired) return desired;
+  const room = desired + surge - (current + oldTotal);
+  return room <= 0 ? current : current + Math.min(room, desired - current);
+}
+
+/**
+ * reconcileOldReplicaSets: old ReplicaSets shrink only by what keeps minAvailable pods available, counting the new
+ * ReplicaSet's pods that are not yet available as unavailable; their unhealthy pods go first
+ * (cleanupUnhealthyReplicas), then available ones from the oldest ReplicaSet on
+ * (scaleDownOldReplicaSetsForRollingUpdate).
+ */
+function scaleDownOld(
+  current: KubeObject,
+  old: KubeObject[],
+  minAvailable: number,
+  scale: (rs: KubeObject, replicas: number) => void,
+): void {
+  const spec = (rs: KubeObject): number => rs.spec?.replicas ?? 0;
+  const available = (rs: KubeObject): number => rs.status?.availableReplicas ?? 0;
+  const active = old.filter((rs) => spec(rs) > 0);
+  if (active.length === 0) return;
+  const all = [current, ...old];
+  const newUnavailable = spec(current) - available(current);
+  let budget = all.reduce((n, rs) => n + spec(rs), 0) - minAvailable - newUnavailable;
+  if (budget <= 0) return;
+  const oldestFirst = [...active].sort((a, b) =>
+    (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
+  );
+  for (const rs of oldestFirst) {
+    if (budget <= 0) break;
+    const unhealthy = Math.max(0, spec(rs) - available(rs));
+    const cut = Math.min(unhealthy, budget);
+    if (cut > 0) {
+      scale(rs, spec(rs) - cut);
+      budget -= cut;
+    }
+  }
+  let surplus = all.reduce((n, rs) => n + available(rs), 0) - minAvailable;
+  for (const rs of oldestFirst) {
+    if (surplus <= 0) break;
+    const cut = Math.min(spec(rs), surplus);
+    if (cut > 0) {
+      scale(rs, spec(rs) - cut);
+      surplus -= cut;
+    }
+  }
 }
