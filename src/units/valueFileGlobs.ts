@@ -36,7 +36,7 @@ export function valueFileGlobRefusal(pattern: string): { message: string; fix: s
  */
 export function matchValueFileGlob(pattern: string, paths: Iterable<string>): string[] {
   const segments = pattern.split('/').filter((s) => s !== '');
-  const matchers = segments.map((s) => (s === '**' ? '**' : segmentRegExp(s)));
+  const matchers = segments.map((s): SegmentMatcher => (s === '**' ? '**' : segmentMatcher(s)));
   const out: string[] = [];
   for (const p of paths) if (matchSegments(matchers, p.split('/'), 0, 0)) out.push(p);
   return out.sort(compareWalkOrder);
@@ -86,45 +86,88 @@ export function mayMatchValueFileGlob(pattern: string, path: string): boolean {
   return matchValueFileGlob(pattern, [path]).length > 0;
 }
 
-type SegmentMatcher = RegExp | '**';
+/**
+ * One path segment's pattern, matched without backtracking (a pattern is pull-request input: `*a*a*a*c` as a regular
+ * expression takes exponential time on a long name), or `**`, zero or more folders.
+ */
+type SegmentMatcher = ((name: string) => boolean) | '**';
 
+/** Whether parts[j..] match matchers[i..]; each (i, j) is tried once, so `**` segments cost no more than their product. */
 function matchSegments(matchers: readonly SegmentMatcher[], parts: readonly string[], i: number, j: number): boolean {
-  if (i === matchers.length) return j === parts.length;
-  const m = matchers[i]!;
-  if (m === '**') {
-    // Zero or more folders; the last part is the file name, which a later segment must match.
-    for (let k = j; k < parts.length; k++) if (matchSegments(matchers, parts, i + 1, k)) return true;
-    return false;
-  }
-  return j < parts.length && m.test(parts[j]!) && matchSegments(matchers, parts, i + 1, j + 1);
+  const failed = new Set<number>();
+  const width = parts.length + 1;
+  const match = (i: number, j: number): boolean => {
+    if (i === matchers.length) return j === parts.length;
+    if (failed.has(i * width + j)) return false;
+    const m = matchers[i]!;
+    let found: boolean;
+    if (m === '**') {
+      // Zero or more folders; the last part is the file name, which a later segment must match.
+      found = false;
+      for (let k = j; k < parts.length && !found; k++) found = match(i + 1, k);
+    } else found = j < parts.length && m(parts[j]!) && match(i + 1, j + 1);
+    if (!found) failed.add(i * width + j);
+    return found;
+  };
+  return match(i, j);
 }
 
-/** One path segment's pattern as a regular expression: `*` (and a `**` within a segment) any run, `?` one character. */
-function segmentRegExp(segment: string): RegExp {
-  let re = '';
+/** A pattern's pieces within one segment: any run (`*`, a `**` within a segment too), one character, or a class. */
+type Piece = { run: true } | { one: (c: string) => boolean };
+
+/** One segment's pattern as a matcher: `*` any run, `?` one character, `[...]` a class, `\` escapes the next. */
+function segmentMatcher(segment: string): (name: string) => boolean {
+  const pieces: Piece[] = [];
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i]!;
-    if (c === '\\' && i + 1 < segment.length) re += escapeRegExp(segment[++i]!);
-    else if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
+    if (c === '\\' && i + 1 < segment.length) {
+      const literal = segment[++i]!;
+      pieces.push({ one: (x) => x === literal });
+    } else if (c === '*') {
+      if (!('run' in (pieces.at(-1) ?? {}))) pieces.push({ run: true });
+    } else if (c === '?') pieces.push({ one: () => true });
     else if (c === '[') {
       const end = segment.indexOf(']', i + 2);
       if (end < 0) {
-        re += '\\[';
+        pieces.push({ one: (x) => x === '[' });
         continue;
       }
       let body = segment.slice(i + 1, end);
       const negated = body.startsWith('!') || body.startsWith('^');
       if (negated) body = body.slice(1);
-      re += `[${negated ? '^' : ''}${body.replace(/\\/g, '\\\\').replace(/\]/g, '\\]')}]`;
+      // One character class alone cannot backtrack.
+      const cls = new RegExp(`^[${negated ? '^' : ''}${body.replace(/\\/g, '\\\\').replace(/\]/g, '\\]')}]$`, 's');
+      pieces.push({ one: (x) => cls.test(x) });
       i = end;
-    } else re += escapeRegExp(c);
+    } else pieces.push({ one: (x) => x === c });
   }
-  return new RegExp(`^${re}$`, 's');
+  return (name) => matchPieces(pieces, [...name]);
 }
 
-function escapeRegExp(c: string): string {
-  return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/**
+ * Wildcard matching in time proportional to the name's length times the pattern's: on a mismatch only the last run
+ * is extended by one character, never an earlier one (a later run can take whatever an earlier one would have).
+ */
+function matchPieces(pieces: readonly Piece[], chars: readonly string[]): boolean {
+  let p = 0;
+  let c = 0;
+  let run = -1;
+  let resumeAt = 0;
+  while (c < chars.length) {
+    const piece = pieces[p];
+    if (piece && 'run' in piece) {
+      run = p++;
+      resumeAt = c;
+    } else if (piece && piece.one(chars[c]!)) {
+      p++;
+      c++;
+    } else if (run >= 0) {
+      p = run + 1;
+      c = ++resumeAt;
+    } else return false;
+  }
+  while (p < pieces.length && 'run' in pieces[p]!) p++;
+  return p === pieces.length;
 }
 
 /** doublestar's order: by folder, depth first with each folder's own files first, names compared bytewise. */

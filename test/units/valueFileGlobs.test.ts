@@ -60,6 +60,25 @@ test("a pattern matches as doublestar does: * and ? within a segment, classes, *
   assert.is(valueFileGlobRefusal('envs/**/*.yaml'), undefined);
 });
 
+test('a pattern a pull request writes to take exponential time matches in linear time, with the same answers', () => {
+  const long = 'a'.repeat(200);
+  // As a backtracking regular expression each further `*a` multiplied the work by ~40: this one never finished.
+  const pattern = `apps/c/${'*a'.repeat(12)}*c`;
+  assert.equal(matchValueFileGlob(pattern, [`apps/c/${long}`, `apps/c/${long}c`, `apps/c/${long}cd`]), [
+    `apps/c/${long}c`,
+  ]);
+  // Twenty `**` segments over a path twenty folders deep: each (segment, folder) pair is tried once.
+  const deep = `apps/${Array.from({ length: 20 }, (_, i) => `d${i}`).join('/')}`;
+  const doubleStars = `apps/${'**/'.repeat(20)}x.yaml`;
+  assert.equal(matchValueFileGlob(doubleStars, [`${deep}/x.yaml`, `${deep}/y.yaml`]), [`${deep}/x.yaml`]);
+  assert.equal(matchValueFileGlob(`apps/${'**/'.repeat(20)}z.yaml`, [`${deep}/x.yaml`]), []);
+  // Runs, single characters, classes and escapes together.
+  assert.equal(
+    matchValueFileGlob('v/*-[0-9]?\\*.y*ml', ['v/prod-1a*.yaml', 'v/prod-1a.yaml', 'v/-9b*.yml', 'v/prod-x1*.yaml']),
+    ['v/-9b*.yml', 'v/prod-1a*.yaml'],
+  );
+});
+
 test('value files expand in place, each file once: an explicit entry keeps its own place, a file two patterns match the first one', () => {
   const resolve = (f: string) => resolveValueFile('c', f);
   assert.equal(expandValueFiles(['values.yaml', 'envs/*.yaml', 'envs/a.yaml'], resolve, TREE), {
