@@ -2,9 +2,27 @@ import { gunzipSync } from 'node:zlib';
 
 /** A packed chart past this size unpacked is not read (its templates are not looked into). */
 const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
+/** The packed charts one archive may hold at every depth, itself included, before the rest goes unread. */
+const MAX_ARCHIVES = 64;
 
 /** An archive's entries, or why they could not all be read. */
-export type ChartArchiveRead = { entries: Map<string, Uint8Array> } | { problem: 'unreadable' | 'too-large' };
+export type ChartArchiveRead =
+  | { entries: Map<string, Uint8Array> }
+  | { problem: 'unreadable' | 'too-large' | 'too-many' };
+
+/**
+ * What is left to unpack of one archive and the archives packed inside it, together: each is a pull request's bytes,
+ * and nesting multiplies them (a 2 MiB archive of archives of archives can hold half a million), so the whole tree
+ * gets the one archive's 32 MiB and at most 64 archives.
+ */
+export interface UnpackBudget {
+  bytes: number;
+  archives: number;
+  /** Set once an archive was refused for the budget: nothing more of the tree is read. */
+  spent?: true;
+}
+
+export const unpackBudget = (): UnpackBudget => ({ bytes: MAX_UNPACKED_BYTES, archives: MAX_ARCHIVES });
 
 /**
  * The text files of a packed chart (`charts/<name>-<version>.tgz`, as `helm dependency build` vendors it), by their
@@ -18,15 +36,26 @@ export function chartArchiveFiles(tgz: Uint8Array): Map<string, string> {
   return 'entries' in read ? new Map([...read.entries].map(([p, b]) => [p, decoder.decode(b)])) : new Map();
 }
 
-/** chartArchiveFiles as bytes (a packed chart holds packed subcharts), saying when the archive could not be read whole. */
-export function chartArchiveEntries(tgz: Uint8Array): ChartArchiveRead {
+/**
+ * chartArchiveFiles as bytes (a packed chart holds packed subcharts), saying when the archive could not be read whole;
+ * what it unpacks is taken from `budget`, which the archives packed inside it share.
+ */
+export function chartArchiveEntries(tgz: Uint8Array, budget: UnpackBudget = unpackBudget()): ChartArchiveRead {
   const out = new Map<string, Uint8Array>();
+  if (budget.archives <= 0) {
+    budget.spent = true;
+    return { problem: 'too-many' };
+  }
+  budget.archives--;
   let tar: Buffer;
   try {
-    tar = gunzipSync(tgz, { maxOutputLength: MAX_UNPACKED_BYTES });
+    tar = gunzipSync(tgz, { maxOutputLength: Math.max(1, budget.bytes) });
   } catch (err) {
-    return { problem: (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'unreadable' };
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') return { problem: 'unreadable' };
+    budget.spent = true;
+    return { problem: 'too-large' };
   }
+  budget.bytes -= tar.length;
   const decoder = new TextDecoder();
   const field = (at: number, length: number) => {
     const bytes = tar.subarray(at, at + length);

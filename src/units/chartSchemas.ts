@@ -1,6 +1,6 @@
 import type { Problem } from '../errors/problem.ts';
 import { loopbackUrl } from './loopbackUrl.ts';
-import { chartArchiveEntries, type ChartArchiveRead } from './chartArchive.ts';
+import { chartArchiveEntries, type ChartArchiveRead, type UnpackBudget, unpackBudget } from './chartArchive.ts';
 
 /**
  * Keys whose value helm's JSON Schema library (gojsonschema) resolves as a URL: a `file:` one (in any case) is read
@@ -84,32 +84,38 @@ function hostReadBy(value: string): string | undefined {
 export function archivedSchemaProblems(
   archive: string,
   tgz: Uint8Array | ChartArchiveRead,
+  budget: UnpackBudget = unpackBudget(),
   depth = 0,
   inner = '',
 ): Problem[] {
-  const read = tgz instanceof Uint8Array ? chartArchiveEntries(tgz) : tgz;
+  const read = tgz instanceof Uint8Array ? chartArchiveEntries(tgz, budget) : tgz;
   const shown = (p: string) => `${archive}:${inner}${p}`;
-  if ('problem' in read)
-    return read.problem === 'too-large'
-      ? [
-          {
-            file: archive,
-            line: 1,
-            column: 1,
-            code: 'INVALID_VALUE',
-            severity: 'error',
-            message: `${archive}${inner ? `:${inner}` : ''} unpacks to more than 32 MiB: its schemas cannot be checked before helm reads them`,
-            fix: 'vendor the chart unpacked (charts/<name>/), or make it smaller',
-          },
-        ]
-      : [];
+  const refused = (message: string, fix: string): Problem[] => [
+    { file: archive, line: 1, column: 1, code: 'INVALID_VALUE', severity: 'error', message, fix },
+  ];
+  if ('problem' in read) {
+    const at = `${archive}${inner ? `:${inner.slice(0, -1)}` : ''}`;
+    if (read.problem === 'too-large')
+      return refused(
+        `${at} unpacks to more than 32 MiB${depth > 0 ? ' with the charts packed beside and around it' : ''}: its schemas cannot be checked before helm reads them`,
+        'vendor the chart unpacked (charts/<name>/), or make it smaller',
+      );
+    if (read.problem === 'too-many')
+      return refused(
+        `${archive} holds more than 64 packed charts at every depth: ${at}'s schemas cannot be checked before helm reads them`,
+        'vendor the nested charts unpacked (charts/<name>/charts/<sub>/)',
+      );
+    return [];
+  }
   const out: Problem[] = [];
   for (const [p, bytes] of read.entries) {
+    // The budget refused one archive of the tree, which said so: the rest goes unread.
+    if (budget.spent) break;
     const name = p.slice(p.lastIndexOf('/') + 1);
     if (name === SCHEMA_FILE)
       out.push(...schemaFileProblems(archive, bytes, shown(p)).map((x) => ({ ...x, line: 1, column: 1 })));
     else if (name.endsWith('.tgz') && depth < MAX_ARCHIVE_DEPTH)
-      out.push(...archivedSchemaProblems(archive, bytes, depth + 1, `${inner}${p}:`));
+      out.push(...archivedSchemaProblems(archive, bytes, budget, depth + 1, `${inner}${p}:`));
     else if (name.endsWith('.tgz'))
       out.push({
         file: archive,

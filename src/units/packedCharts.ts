@@ -1,5 +1,5 @@
 import type { Problem } from '../errors/problem.ts';
-import { chartArchiveEntries } from './chartArchive.ts';
+import { chartArchiveEntries, unpackBudget } from './chartArchive.ts';
 import { archivedSchemaProblems } from './chartSchemas.ts';
 import { packedChartName } from './subchartPaths.ts';
 
@@ -37,7 +37,9 @@ export function knownPackedChart(file: string, oid: string): PackedChart | undef
 
 /** The packed chart at `file` read from its bytes (unpacked once) and kept by its blob id. */
 export function readPackedChart(file: string, oid: string, tgz: Uint8Array): PackedChart {
-  const entries = chartArchiveEntries(tgz);
+  // The archive and the charts packed inside it share one budget (chartArchive.ts).
+  const budget = unpackBudget();
+  const entries = chartArchiveEntries(tgz, budget);
   const decoder = new TextDecoder();
   const templates = new Map<string, string>();
   let length = 0;
@@ -51,7 +53,7 @@ export function readPackedChart(file: string, oid: string, tgz: Uint8Array): Pac
   const chartYaml = 'entries' in entries ? entries.entries.get('Chart.yaml') : undefined;
   const chart: PackedChart = {
     name: chartYaml === undefined ? null : (packedChartName(decoder.decode(chartYaml)) ?? null),
-    schemaProblems: archivedSchemaProblems(file, entries),
+    schemaProblems: archivedSchemaProblems(file, entries, budget),
     templates,
   };
   const key = `${oid}\0${file}`;

@@ -84,6 +84,22 @@ test("a packed subchart's schema, and a schema packed in a packed subchart, are 
   );
 });
 
+test('an archive of archives shares one budget: past 64 packed charts or 32 MiB in all, it is refused once and the rest goes unread', () => {
+  // Each holds 4 MiB of zeros, a few KiB packed: 100 of them beside each other in one archive.
+  const zeros = tgz({ 'Chart.yaml': 'name: z\n', 'templates/zeros.yaml': new Uint8Array(4 * 1024 * 1024) });
+  const wide = tgz(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`charts/z${i}-0.1.0.tgz`, zeros])));
+  const problems = archivedSchemaProblems('web/charts/wide-0.1.0.tgz', wide);
+  assert.is(problems.length, 1);
+  assert.match(problems[0]!.message, 'web/charts/wide-0.1.0.tgz:charts/z');
+  assert.match(problems[0]!.message, 'unpacks to more than 32 MiB with the charts packed beside and around it');
+  // Small ones: the count stops them.
+  const small = tgz({ 'Chart.yaml': 'name: s\n' });
+  const many = tgz(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`charts/s${i}-0.1.0.tgz`, small])));
+  const counted = archivedSchemaProblems('web/charts/many-0.1.0.tgz', many);
+  assert.is(counted.length, 1);
+  assert.match(counted[0]!.message, 'web/charts/many-0.1.0.tgz holds more than 64 packed charts at every depth');
+});
+
 test("a chart's values schema cannot bring a file of the host into validate's messages; one referring within itself renders", async () => {
   const secret = path.join(hostDir, 'secret.json');
   writeFileSync(secret, '{"type": "string", "enum": ["host-secret-value"]}');
