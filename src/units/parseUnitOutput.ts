@@ -25,6 +25,13 @@ export function isReservedKey(key: string): boolean {
 }
 
 /**
+ * The objects the units one render renders may hold together (renderUnits.ts), and so one unit: as many as a commit's
+ * plain files may (SourceLimits' maxObjects). Each unit's output is capped in bytes (16 MiB), but one-line objects fit
+ * 150,000 in that, and a pull request adds as many units as it likes.
+ */
+export const MAX_UNIT_OBJECTS = 100_000;
+
+/**
  * A unit's tool output as the objects of one source "file", the unit's marker (pure). Each object is a resource
  * template whose source is the marker and whose origin is the file the tool named (Helm's `# Source:` comments;
  * Kustomize's origin annotation, taken out of the object unless `keepOrigins`, else the kustomization). The output is the tool's, so it is checked like a pull request's files and more:
@@ -50,13 +57,30 @@ export function parseUnitOutput(
   } = {},
 ): FileObjects {
   const out = emptyFileObjects(unit.marker, { unit, problems: [...warnings] });
+  const text = new TextDecoder().decode(stdout);
+  // Counted before anything is parsed: each object is a document of its own, and every document after the first
+  // starts at a `---` line (in a block scalar such a line would be indented).
+  const documents = 1 + (text.match(/^---/gm)?.length ?? 0);
+  if (documents > MAX_UNIT_OBJECTS) {
+    out.problems.push({
+      file: unit.marker,
+      line: 1,
+      column: 1,
+      code: 'COMMIT_TOO_LARGE',
+      severity: 'error',
+      message: `${unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`} output holds ${documents} documents, over the ${MAX_UNIT_OBJECTS} objects one render takes: the unit is held, keeping what it rendered before`,
+      fix: 'split the objects over fewer, smaller charts or kustomizations, or generate fewer',
+    });
+    out.unreadable = true;
+    return out;
+  }
   const recordedOrigin = (object: unknown) => {
     const id = outputObjectId(object);
     const text = id === undefined ? undefined : opts.origins?.[id];
     return text === undefined ? undefined : originFile(text, unit.dir);
   };
   const toolLabel = unit.tool === 'helm' ? 'helm template' : `kustomize build ${unit.dir}`;
-  for (const chunk of chunksOf(unit, new TextDecoder().decode(stdout), opts.sourceFile, opts.templateText)) {
+  for (const chunk of chunksOf(unit, text, opts.sourceFile, opts.templateText)) {
     // A packed subchart's template is no file of the commit: problems are at its archive, naming the template in it.
     const labelAt = (line: number) =>
       chunk.inArchive ? `${toolLabel} (${chunk.inArchive}:${line + chunk.firstLine - 1} in ${chunk.file})` : toolLabel;

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isReservedKey, parseUnitOutput } from '../../src/units/parseUnitOutput.ts';
+import { isReservedKey, MAX_UNIT_OBJECTS, parseUnitOutput } from '../../src/units/parseUnitOutput.ts';
 
 const helm = { dir: 'charts/web', tool: 'helm' as const, marker: 'charts/web/Chart.yaml', namespace: 'web' };
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -135,6 +135,23 @@ test("a template that writes its own `# Source:` line cannot place its objects o
     rendered.templates.map((t) => t.origin?.file),
     ['charts/web/helm template output'],
   );
+});
+
+test('an output of more documents than one render takes is held before any is parsed, whatever its style', () => {
+  const flow = (i: number) =>
+    `---\n# Source: web/templates/cm.yaml\n{apiVersion: v1, kind: ConfigMap, metadata: {name: c${i}}}\n`;
+  const many = Array.from({ length: MAX_UNIT_OBJECTS + 1 }, (_, i) => flow(i)).join('');
+  const out = parseUnitOutput(helm, bytes(many));
+  assert.is(out.unreadable, true);
+  assert.is(out.templates.length, 0);
+  assert.equal(
+    out.problems.map((p) => [p.file, p.code]),
+    [['charts/web/Chart.yaml', 'COMMIT_TOO_LARGE']],
+  );
+  assert.match(out.problems[0]!.message, `helm template output holds ${MAX_UNIT_OBJECTS + 2} documents`);
+  // At the limit, every one is read.
+  const enough = Array.from({ length: 3 }, (_, i) => flow(i)).join('');
+  assert.is(parseUnitOutput(helm, bytes(enough)).templates.length, 3);
 });
 
 test.run();

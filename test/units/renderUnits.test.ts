@@ -5,6 +5,9 @@ import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { renderSnapshot } from '../../src/outputs/renderSnapshot.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { readUnitLayoutAt } from '../../src/units/readUnitObjects.ts';
+import { renderUnits } from '../../src/units/renderUnits.ts';
+import { DEFAULT_TOOL_LIMITS } from '../../src/units/runTool.ts';
 import { GUESTBOOK_POLICY, helmGuestbook, KUSTOMIZE_GUESTBOOK, PODINFO_OVERLAYS } from './unitFixtures.ts';
 
 const SOURCE = 'refs/heads/main';
@@ -489,6 +492,37 @@ test("a chart whose output would escape its cluster folder or set Flotilla's lab
     const problem = snapshot.model.problems.find((p) => p.severity === 'error');
     assert.is(problem?.file, 'evil/templates/cm.yaml', JSON.stringify(snapshot.model.problems));
   }
+});
+
+test('the units one render renders hold a bounded number of objects: the unit that crosses it and those after it are held at their marker', async () => {
+  const kustomization = (names: string[]) => `resources: [${names.map((n) => `${n}.yaml`).join(', ')}]\n`;
+  const unit = (dir: string, names: string[]) => ({
+    [`${dir}/kustomization.yaml`]: kustomization(names),
+    ...Object.fromEntries(names.map((n) => [`${dir}/${n}.yaml`, configMap(n)])),
+  });
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      ...unit('a', ['a1', 'a2', 'a3']),
+      ...unit('b', ['b1', 'b2', 'b3']),
+      ...unit('c', ['c1']),
+    },
+    'three units',
+  );
+  const repo = await openRepo(r.dir);
+  const tree = r.git('rev-parse', 'HEAD^{tree}');
+  const layout = await readUnitLayoutAt(repo, tree, { maxEntries: 10_000 });
+  const rendered = await renderUnits(repo, tree, layout.units, DEFAULT_TOOL_LIMITS, 5);
+  assert.equal(
+    [...rendered.values()].map((f) => [f.file, f.templates.length, f.unreadable, f.problems.map((p) => p.code)]),
+    [
+      ['a/kustomization.yaml', 3, false, []],
+      ['b/kustomization.yaml', 0, true, ['COMMIT_TOO_LARGE']],
+      ['c/kustomization.yaml', 0, true, ['COMMIT_TOO_LARGE']],
+    ],
+  );
+  assert.match(rendered.get('c/kustomization.yaml')!.problems[0]!.message, 'from b/kustomization.yaml');
 });
 
 test.run();
