@@ -56,6 +56,13 @@ test('escapeMarkdown leaves no unescaped table pipe, bracket, backtick or newlin
   assert.is(out, 'a\\|b \\[c\\] \\`d\\` e f');
 });
 
+test("a file name's lone carriage return or Unicode line separator starts no new line, and a bare www. address is no link", () => {
+  const out = escapeMarkdown('templates/x\r=====\u2028# Approved\u2029 see WWW.evil-example.com or www.x.io');
+  assert.not.match(out, /[\r\n\u2028\u2029]/);
+  assert.not.match(out, /www\./i);
+  assert.is(out, 'templates/x ===== \\# Approved  see WWW\u200b.evil-example.com or www\u200b.x.io');
+});
+
 test('a manifest holding a code fence cannot close the diff block', () => {
   const evil = '--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+```\n+</details>\n';
   const md = renderPlanMarkdown(
