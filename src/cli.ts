@@ -13,6 +13,8 @@ import { UsageError } from './errors/UsageError.ts';
 import { COMMAND_FLAGS, flagProblem, type SharedParserCommand } from './commands/commandFlags.ts';
 import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
+import { openRepo } from './commits/openRepo.ts';
+import { readableBranchRef } from './commits/readRef.ts';
 import { repoAround } from './commits/repoAround.ts';
 import { terminalSafe } from './text/terminalSafe.ts';
 import { RENDERED_BRANCH } from './branches/rendered/branch.ts';
@@ -368,6 +370,11 @@ async function main(argv: string[]): Promise<number> {
     err: (s: string) => process.stderr.write(s),
     errIsTerminal: process.stderr.isTTY === true,
   };
+  // A command that only reads the output branch reads a clone's fetched copy of it when the clone has no local one.
+  const reading = async () => ({
+    ...common,
+    outputRef: await readableBranchRef(await openRepo(common.repo), common.outputRef),
+  });
   switch (command) {
     case 'validate':
       // No revision named: what is checked out, as kubectl and git read the files in front of them.
@@ -377,7 +384,12 @@ async function main(argv: string[]): Promise<number> {
     case 'sync':
       return syncCommand(common);
     case 'explain':
-      return explainCommand({ ...common, words: positionals, namespace: values.namespace, outDir: values['out-dir'] });
+      return explainCommand({
+        ...(await reading()),
+        words: positionals,
+        namespace: values.namespace,
+        outDir: values['out-dir'],
+      });
     case 'plan':
       return planCommand({
         ...common,
@@ -388,11 +400,11 @@ async function main(argv: string[]): Promise<number> {
           : {}),
       });
     case 'verify':
-      return verifyCommand({ ...common, verifyRev: values.rev });
+      return verifyCommand({ ...(await reading()), verifyRev: values.rev });
     case 'history': {
       const target = positionals[0];
       if (!target) throw new UsageError('history needs <kind>/<name>, e.g. flotilla history deploy/nginx -n default');
-      return historyCommand({ ...common, target, namespace: values.namespace, cluster: values.cluster });
+      return historyCommand({ ...(await reading()), target, namespace: values.namespace, cluster: values.cluster });
     }
     case 'reschedule': {
       // Here --branch names the config branch the request is committed to.

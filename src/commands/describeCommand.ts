@@ -38,6 +38,7 @@ import { manifestPath } from '../branches/rendered/outputPaths.ts';
 import { matchesLabelRequirements } from '../labels/parseLabelSelector.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
+import { readableBranchRef } from '../commits/readRef.ts';
 
 const USAGE =
   'flotilla describe TYPE[,TYPE...] [NAME_PREFIX... | -l SELECTOR] | TYPE/NAME... [-n NS|-A] [--cluster C] [--show-events=false]  (TYPE: cluster, binding, pp|cpp|op|cop, federatedhpa, federatedresourcequota or a template kind such as deploy)';
@@ -227,12 +228,16 @@ async function describeFound(
   const inGit: unknown = decision
     ? ((await readTemplates(fleet, [{ ref, entry: index }]))[0]?.spec as { replicas?: unknown } | undefined)?.replicas
     : undefined;
-  const history = await readObjectHistory(fleet.repo, `refs/heads/${where.renderedBranch ?? RENDERED_BRANCH}`, {
-    kind: ref.kind,
-    name: ref.name,
-    namespace: ref.namespace,
-    maxCommits: 500,
-  });
+  const history = await readObjectHistory(
+    fleet.repo,
+    await readableBranchRef(fleet.repo, `refs/heads/${where.renderedBranch ?? RENDERED_BRANCH}`),
+    {
+      kind: ref.kind,
+      name: ref.name,
+      namespace: ref.namespace,
+      maxCommits: 500,
+    },
+  );
   // A Helm chart's or Kustomize folder's object: its source file is the unit's marker, so say which unit made it.
   const unit = await readTemplateUnit(fleet.repo, rendered.commit.oid, (key) => key === refKey(ref));
   return describeTemplate({

@@ -449,7 +449,7 @@ export function nothingRendered(
   if (fleet.rendered) return undefined;
   if (requests.every((r) => ['clusters', 'federatedhpas', 'federatedresourcequotas', 'policies'].includes(r.type.type)))
     return undefined;
-  return `flotilla: nothing is rendered yet (no ${renderedBranch ?? RENDERED_BRANCH} branch); fix: run flotilla sync first\n`;
+  return `flotilla: nothing is rendered yet (no ${renderedBranch ?? RENDERED_BRANCH} branch, nor origin's copy of it); fix: in a clone, git fetch origin; else point --repo at the repository the reconciler renders to, or run flotilla sync to render here\n`;
 }
 
 /** One resource type get reads, and the object's name when one is named. */

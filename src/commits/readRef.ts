@@ -74,3 +74,19 @@ function readPackedRefs(repo: GitRepo): Map<string, string> {
   }
   return refs;
 }
+
+/**
+ * The ref a command that only reads `ref` (a `refs/heads/` branch) reads: the branch, else the remote-tracking copy a
+ * clone has fetched (`refs/remotes/origin/<branch>`), so get, describe, explain, history, verify, plan and the
+ * dashboard work in a clone of the repository the reconciler renders to. Writers keep `ref` itself.
+ */
+export async function readableBranchRef(repo: GitRepo, ref: string): Promise<string> {
+  if (!ref.startsWith('refs/heads/') || (await readRef(repo, ref)) !== null) return ref;
+  const tracking = `refs/remotes/origin/${ref.slice('refs/heads/'.length)}`;
+  return (await readRef(repo, tracking)) === null ? ref : tracking;
+}
+
+/** readRef of readableBranchRef. */
+export async function readBranchHead(repo: GitRepo, ref: string): Promise<string | null> {
+  return readRef(repo, await readableBranchRef(repo, ref));
+}

@@ -3,7 +3,7 @@ import { gzip } from 'node:zlib';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import { openRepo } from '../commits/openRepo.ts';
-import { readRef } from '../commits/readRef.ts';
+import { readBranchHead } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { ConfigModel } from '../api/model.ts';
@@ -137,7 +137,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       }
     | undefined;
   const headsKey = async () =>
-    (await Promise.all([refs.source, refs.rendered, refs.status].map((r) => readRef(repo, r)))).join(' ');
+    (await Promise.all([refs.source, refs.rendered, refs.status].map((r) => readBranchHead(repo, r)))).join(' ');
   const current = async () => {
     const key = await headsKey();
     if (cached?.key !== key) {

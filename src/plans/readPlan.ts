@@ -16,7 +16,7 @@ import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
 import { sourceLimitsOf, sourceTooLargeToRead, sourceTreeEntries, type RenderLimits } from '../outputs/sourceLimits.ts';
 import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
 import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
-import { readRef } from '../commits/readRef.ts';
+import { readBranchHead } from '../commits/readRef.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { buildPlan } from './buildPlan.ts';
 import type { SourceState } from '../deliveries/checkPruneSafety.ts';
@@ -47,7 +47,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   const autoscaled = req.autoscaled ?? new Map();
   // A head that breaks a Cluster or policy keeps, once merged, the definition the renders so far read (as the sync
   // will): the plan says so, instead of showing everything it placed removed.
-  const rendered = await readRef(repo, req.outputRef ?? `refs/heads/${RENDERED_BRANCH}`);
+  const rendered = await readBranchHead(repo, req.outputRef ?? `refs/heads/${RENDERED_BRANCH}`);
   const renders = rendered ? await renderHistoryAt(repo, rendered) : null;
   const history = renders ? { renders } : {};
   req.onPhase?.(`rendering the base (${req.base})`);

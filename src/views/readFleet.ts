@@ -11,7 +11,7 @@ import { parseYamlValues } from '../yaml/blockYaml.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import { readRef } from '../commits/readRef.ts';
+import { readBranchHead } from '../commits/readRef.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
@@ -59,7 +59,7 @@ export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> 
   const limits = refs.limits ?? DEFAULT_SOURCE_LIMITS;
   const limitsGiven = refs.limits !== undefined;
   const branch = async (ref: string): Promise<BranchState | null> => {
-    const head = await readRef(repo, ref);
+    const head = await readBranchHead(repo, ref);
     return head ? branchState(repo, await readCommitInfo(repo, head), {}, { reader, limitsGiven }) : null;
   };
   // The source's tree is a pull request's to make: listed within a render's bound (TreeTooLargeError past it).

@@ -671,7 +671,9 @@ function withNamespaceOf(ref: ObjectRef, m: Obj | undefined): Obj | undefined {
 function requireRendered(fleet: Fleet): NonNullable<Fleet['rendered']> {
   if (!fleet.rendered)
     throw Object.assign(
-      new Error('nothing is rendered yet (no flotilla/rendered branch); fix: run flotilla sync (or render) first'),
+      new Error(
+        "nothing is rendered yet (no flotilla/rendered branch, nor origin's copy of it); fix: in a clone, git fetch origin; else point --repo at the repository the reconciler renders to, or run flotilla sync to render here",
+      ),
       { code: 'NO_OUTPUT_BRANCH' },
     );
   return fleet.rendered;
