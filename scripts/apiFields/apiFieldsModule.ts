@@ -7,7 +7,7 @@ import path from 'node:path';
 
 /** A client-node model class, as its generated code describes it. */
 export interface ModelClass {
-  attributeTypeMap?: readonly { baseName: string; type: string }[];
+  attributeTypeMap?: readonly { baseName: string; type: string; format?: string }[];
 }
 
 /** The API prefix client-node gives a group's classes and API files: apps → Apps, rbac.authorization.k8s.io → RbacAuthorization. */
@@ -65,10 +65,11 @@ export function apiFieldsModule(
     const cls = classes.get(name);
     if (!cls?.attributeTypeMap) return;
     types.set(name, '');
-    const fields = cls.attributeTypeMap.map(({ baseName, type }) => {
+    const fields = cls.attributeTypeMap.map(({ baseName, type, format }) => {
       const ref = nestedType(type, classes);
       if (ref) visit(ref.name);
-      return ref ? `${baseName}:${ref.shape}${ref.name}` : baseName;
+      const scalar = scalarType(type, format);
+      return ref ? `${baseName}:${ref.shape}${ref.name}` : scalar ? `${baseName}=${scalar}` : baseName;
     });
     types.set(name, fields.join(' '));
   };
@@ -91,13 +92,20 @@ ${record(kinds)}
 };
 
 /**
- * Each type's fields, space-separated: \`name\` holds a value, \`name:T\` an object of type T, \`name:[T\` a list of
- * them, \`name:{T\` a map of them.
+ * Each type's fields, space-separated: \`name\` holds a value, \`name=bool\` (\`int32\`, \`int64\`, \`float64\`) a value of
+ * that Go type, \`name:T\` an object of type T, \`name:[T\` a list of them, \`name:{T\` a map of them.
  */
 export const TYPE_FIELDS: Readonly<Record<string, string>> = {
 ${record(types)}
 };
 `;
+}
+
+/** The Go type of a boolean or numeric attribute, which kube-apiserver's decoding holds a value to; none for others. */
+function scalarType(type: string, format: string | undefined): 'bool' | 'int32' | 'int64' | 'float64' | undefined {
+  if (type === 'boolean') return 'bool';
+  if (type !== 'number') return undefined;
+  return format === 'int32' ? 'int32' : format === 'int64' ? 'int64' : 'float64';
 }
 
 /** The class an attribute's value (or its list's items, or its map's values) is an object of; none for plain values. */

@@ -8,7 +8,11 @@ export interface NestedField {
   type: string;
 }
 
+/** The Go type a plain field's value decodes into, where kube-apiserver holds it to one: boolean and numeric fields. */
+export type ScalarType = 'bool' | 'int32' | 'int64' | 'float64';
+
 const parsed = new Map<string, ReadonlyMap<string, NestedField | null>>();
+const scalars = new Map<string, ReadonlyMap<string, ScalarType>>();
 
 /**
  * The fields a built-in type (a client-node model name, `V1ServiceSpec`) or a type of Karmada's CRDs
@@ -23,7 +27,7 @@ export function fieldsOfType(type: string): ReadonlyMap<string, NestedField | nu
         .filter(Boolean)
         .map((entry) => {
           const colon = entry.indexOf(':');
-          if (colon < 0) return [entry, null] as const;
+          if (colon < 0) return [entry.split('=')[0]!, null] as const;
           const shape = entry[colon + 1];
           const nested = shape === '[' || shape === '{';
           return [
@@ -33,6 +37,21 @@ export function fieldsOfType(type: string): ReadonlyMap<string, NestedField | nu
         }),
     );
     parsed.set(type, fields);
+  }
+  return fields;
+}
+
+/** The boolean and numeric fields a built-in type declares, with their Go types (`paused` → bool). */
+export function scalarFieldsOfType(type: string): ReadonlyMap<string, ScalarType> {
+  let fields = scalars.get(type);
+  if (!fields) {
+    fields = new Map(
+      (TYPE_FIELDS[type] ?? '')
+        .split(' ')
+        .filter((entry) => entry.includes('='))
+        .map((entry) => entry.split('=') as [string, ScalarType]),
+    );
+    scalars.set(type, fields);
   }
   return fields;
 }

@@ -32,6 +32,7 @@ import { validateKarmadaKnownFields, validateKnownFields } from './schema/valida
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
 import { builtinTypeOf } from '../api/builtinTypes.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
+import { validateScalarFields } from './schema/validateScalarFields.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateBytesFields } from './schema/validateBytesFields.ts';
 import { validateMetadataRules, validateObjectMeta } from './schema/validateObjectMeta.ts';
@@ -361,11 +362,16 @@ function builtinKindIssues(obj: Record<string, unknown>, metaValid: boolean): Sc
   const strings = validateStringFields(obj);
   const bytes = validateBytesFields(obj);
   const quantities = validateQuantities(obj);
+  // A replica count the workload rules refuse already is said once.
+  const counted = new Set(numbers.map((n) => JSON.stringify(n.path)));
+  const scalars = validateScalarFields(obj).filter((s) => !counted.has(JSON.stringify(s.path)));
   const decodes =
-    metaValid && knownFields.length + numbers.length + strings.length + bytes.length + quantities.length === 0;
+    metaValid &&
+    knownFields.length + numbers.length + scalars.length + strings.length + bytes.length + quantities.length === 0;
   return [
     ...knownFields,
     ...numbers,
+    ...scalars,
     ...batch,
     ...builtin,
     ...strings,

@@ -127,7 +127,7 @@ test('validate warns where YAML 1.1 (kubectl) reads a plain scalar differently, 
   const r = makeConfigRepo();
   repos.push(r);
   const secretPod =
-    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\nspec:\n  containers:\n  - name: c\n    image: busybox\n    stdin: yes\n    tty: "on"\n  volumes:\n  - name: key\n    secret:\n      secretName: key\n      defaultMode: 0400\n';
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\nspec:\n  containers:\n  - name: c\n    image: busybox\n    stdin: yes\n    workingDir: "on"\n  volumes:\n  - name: key\n    secret:\n      secretName: key\n      defaultMode: 0400\n';
   r.commit(
     {
       ...MEMBERS,

@@ -235,6 +235,20 @@ test('a patch that makes replicas a string, or an int32 field a number past int3
   );
   const largest = await kubectl(['patch', 'deploy/typed', '-p', '{"spec":{"revisionHistoryLimit":2147483647}}']);
   assert.is(largest.code, 0, largest.stderr);
+  // Any boolean or numeric field of the Go types, down to a container's: a string in `paused` or `tty` is no bool.
+  const paused = await kubectl(['patch', 'deploy/typed', '-p', '{"spec":{"paused":"nope"}}']);
+  assert.match(paused.stderr, 'cannot unmarshal string into Go struct field DeploymentSpec.spec.paused of type bool');
+  const tty = await kubectl([
+    'patch',
+    'deploy/typed',
+    '-p',
+    '{"spec":{"template":{"spec":{"containers":[{"name":"web","tty":"yes"}]}}}}',
+  ]);
+  assert.match(
+    tty.stderr,
+    'cannot unmarshal string into Go struct field Container.spec.template.spec.containers.tty of type bool',
+  );
+  assert.is((await kubectl(['get', 'deploy/typed', '-o', 'jsonpath={.spec.paused}'])).stdout, '');
 });
 
 test('a rollout that makes no progress within progressDeadlineSeconds is reported as exceeding it, and recovers once pods run', async () => {
