@@ -9,6 +9,8 @@ import type { Problem, SourceSpan } from '../errors/problem.ts';
 export interface Located<T> {
   object: T;
   source: SourceSpan;
+  /** Where some fields are written, by path (`spec.placement.clusterAffinity.clusterNames[1]`). */
+  fieldSources?: Record<string, SourceSpan>;
 }
 
 /** A resource template: any object that is not one of Karmada's own kinds. */

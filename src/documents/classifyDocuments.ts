@@ -32,6 +32,7 @@ import { validateKarmadaKnownFields, validateKnownFields } from './schema/valida
 import { preferredApiVersion, unservedApi } from '../api/servedApis.ts';
 import { builtinTypeOf } from '../api/builtinTypes.ts';
 import { validateQuantities } from './schema/validateQuantities.ts';
+import { formatPath } from './schema/formatPath.ts';
 import { validateScalarFields } from './schema/validateScalarFields.ts';
 import { validateStringFields } from './schema/validateStringFields.ts';
 import { validateBytesFields } from './schema/validateBytesFields.ts';
@@ -328,14 +329,25 @@ export function classifyDocuments(
         fix: v.fix,
       });
     const source = doc.source;
+    const named = clusterNamePaths(obj);
+    const fieldSources =
+      named.length > 0 ? Object.fromEntries(named.map((p) => [formatPath(p), doc.locate(p)])) : undefined;
     switch (ref.kind) {
       case 'PropagationPolicy':
       case 'ClusterPropagationPolicy':
-        out.propagationPolicies.push({ object: withPolicyNamespace(stored as unknown as PropagationPolicy), source });
+        out.propagationPolicies.push({
+          object: withPolicyNamespace(stored as unknown as PropagationPolicy),
+          source,
+          ...(fieldSources ? { fieldSources } : {}),
+        });
         break;
       case 'OverridePolicy':
       case 'ClusterOverridePolicy':
-        out.overridePolicies.push({ object: withPolicyNamespace(stored as unknown as OverridePolicy), source });
+        out.overridePolicies.push({
+          object: withPolicyNamespace(stored as unknown as OverridePolicy),
+          source,
+          ...(fieldSources ? { fieldSources } : {}),
+        });
         break;
       case 'ClusterTaintPolicy':
         out.clusterTaintPolicies.push({ object: obj as unknown as ClusterTaintPolicy, source });
@@ -345,6 +357,38 @@ export function classifyDocuments(
         break;
     }
   }
+  return out;
+}
+
+/**
+ * The paths of every cluster a policy names (placement.clusterAffinity and clusterAffinities[].clusterNames, an
+ * override rule's or the deprecated targetCluster's clusterNames): `validate` says where one is not registered.
+ */
+function clusterNamePaths(policy: Record<string, unknown>): (string | number)[][] {
+  type Affinity = { clusterNames?: unknown } | undefined;
+  const spec = (policy.spec ?? {}) as {
+    placement?: { clusterAffinity?: Affinity; clusterAffinities?: unknown };
+    targetCluster?: Affinity;
+    overrideRules?: unknown;
+  };
+  const out: (string | number)[][] = [];
+  const names = (affinity: Affinity, at: (string | number)[]) => {
+    const list = affinity?.clusterNames;
+    if (Array.isArray(list)) list.forEach((n, i) => typeof n === 'string' && out.push([...at, 'clusterNames', i]));
+  };
+  /** Each item of a list, or the `key` field of each, as an affinity. */
+  const each = (list: unknown, at: (string | number)[], key?: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((item, i) => {
+      if (item === null || typeof item !== 'object') return;
+      const affinity = key ? (item as Record<string, unknown>)[key] : item;
+      names(affinity as Affinity, [...at, i, ...(key ? [key] : [])]);
+    });
+  };
+  names(spec.placement?.clusterAffinity, ['spec', 'placement', 'clusterAffinity']);
+  each(spec.placement?.clusterAffinities, ['spec', 'placement', 'clusterAffinities']);
+  names(spec.targetCluster, ['spec', 'targetCluster']);
+  each(spec.overrideRules, ['spec', 'overrideRules'], 'targetCluster');
   return out;
 }
 

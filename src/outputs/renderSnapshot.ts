@@ -16,6 +16,7 @@ import { SourceTooLargeError } from './SourceTooLargeError.ts';
 import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { withAutoscaledReplicas, type AutoscaledReplicas } from './autoscaledTemplates.ts';
 import { indexWithBindings, matchFolderBindings, type FolderBinding } from './previousOutputs.ts';
+import { findUnknownClusterNames } from '../bindings/findUnknownClusterNames.ts';
 import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
 import { findUncreatedNamespaces } from '../bindings/findUncreatedNamespaces.ts';
 import { shadowedNamespacePolicies } from '../works/autoPropagatedNamespace.ts';
@@ -99,6 +100,7 @@ export async function renderSnapshot(
   // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
   output.problems.push(
     ...findIdlePolicies(model),
+    ...findUnknownClusterNames(model),
     ...findUncreatedNamespaces(model),
     ...shadowedNamespacePolicies(model),
   );
