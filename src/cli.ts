@@ -99,8 +99,17 @@ async function main(argv: string[]): Promise<number> {
         dir: { type: 'string', default: '.flotilla/demo' },
         exit: { type: 'boolean', default: false },
         'log-format': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
+    if (values.help) {
+      process.stdout.write(
+        'Usage: flotilla up [--dir DIR] [--exit] [--log-format text|json]\n\n' +
+          'The local demo in DIR (default .flotilla/demo): member emulators, the reconciler and a config repo to push to;\n' +
+          '--exit stops once the walkthrough is shown. What each flag means: flotilla --help\n',
+      );
+      return 0;
+    }
     const { upCommand } = await import('./commands/upCommand.ts');
     const { chooseLogFormat } = await import('./commands/progressLine.ts');
     const stopSignal = new Promise<void>((resolve) => {

@@ -43,6 +43,10 @@ test('each command prints its own usage for --help', () => {
   );
   assert.not.match(help.stdout, '--out-dir');
   assert.match(flotilla('plan', '-h').stdout, 'flotilla plan --base REV --head REV');
+  // The demo's own parser too, which refused --help as an unknown option.
+  const up = flotilla('up', '--help');
+  assert.is(up.status, 0, up.stderr);
+  assert.match(up.stdout, /^Usage: flotilla up \[--dir DIR\] \[--exit\]/);
 });
 
 test('--help prints the commands and exits 0', () => {
