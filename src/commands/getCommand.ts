@@ -24,7 +24,8 @@ import { goQuote } from '../text/goQuote.ts';
 import { groupVersionResource, selectByFields, servedResource } from '../views/fieldSelection.ts';
 import { sortKeysDeep } from '../sorting/sortKeysDeep.ts';
 import { jsonToGoYaml } from '../yaml/goYamlV2.ts';
-import { readFleet, type Fleet } from '../views/readFleet.ts';
+import { readFleet, readRegisteredClusters, type Fleet } from '../views/readFleet.ts';
+import { describeUnregistered } from '../branches/rendered/registeredClusters.ts';
 import { readListing, type Listing } from '../views/readListing.ts';
 import { resolveResourceType, type ResourceType } from '../views/resolveResourceType.ts';
 import { expandCategory, readCustomResources, type CustomResourceView } from '../views/resourceCategories.ts';
@@ -244,6 +245,15 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
   if (unrendered) {
     ctx.err(unrendered);
     return 1;
+  }
+  // A misspelt --cluster would list nothing and say so as an empty namespace would: named as blame names it instead.
+  if (values.cluster !== undefined) {
+    const registered = [...(await readRegisteredClusters(fleet)).keys()].map((name) => ({ name }));
+    const unregistered = describeUnregistered(values.cluster, registered);
+    if (unregistered) {
+      ctx.err(`error: ${terminalSafe(unregistered)}\n`);
+      return 1;
+    }
   }
   // What kubectl calls its infos: a table per type listed, one per named object found; a missing one is an error
   // printed after everything found.

@@ -68,6 +68,13 @@ test('get rb / deploy / works, -A adds NAMESPACE, -o wide adds the placement', a
     ].join('\n'),
   );
   assert.is((await get('works', '--cluster', 'member3')).err, 'No resources found\n');
+  // A cluster no Cluster registers is said so, not listed as empty.
+  const misspelt = await get('deploy', '--cluster', 'membr2');
+  assert.is(misspelt.out, '');
+  assert.is(
+    misspelt.err,
+    'error: cluster membr2 is not registered; registered: member1, member2, member3 (did you mean member2?)\n',
+  );
 });
 
 test('-o yaml and -o json: one named object as itself, several as a List', async () => {

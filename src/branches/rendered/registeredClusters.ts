@@ -30,7 +30,10 @@ export function parseRegisteredClusters(text: string): RegisteredCluster[] {
 }
 
 /** Why `name` cannot be served, naming what is registered and the nearest name; undefined when it is registered. */
-export function describeUnregistered(name: string, registered: readonly RegisteredCluster[]): string | undefined {
+export function describeUnregistered(
+  name: string,
+  registered: readonly Pick<RegisteredCluster, 'name'>[],
+): string | undefined {
   if (registered.some((c) => c.name === name)) return undefined;
   const names = registered.map((c) => c.name);
   const guess = suggestName(name, names);
