@@ -1,4 +1,5 @@
 import { podSpecAt } from './podSpecPaths.ts';
+import { goJsonKind } from './scalarFields.ts';
 
 // Integer fields of built-in kinds a patch or a template can fill with something else (`replicas: "abc"`, `port: 80.5`,
 // `replicas: 2147483648` past int32):
@@ -94,14 +95,7 @@ export function integerFieldDecodeError(
   const [first] = found;
   if (!first) return undefined;
   const { path, value, struct, goType } = first;
-  const what =
-    typeof value === 'number'
-      ? `number ${value}`
-      : Array.isArray(value)
-        ? 'array'
-        : typeof value === 'boolean'
-          ? 'bool'
-          : typeof value;
+  const what = goJsonKind(value);
   const field = path.filter((s) => typeof s === 'string').join('.');
   return `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${what} into Go struct field ${struct}.${field} of type ${goType}`;
 }

@@ -62,7 +62,7 @@ export function unmarshalText({ path, value, type, struct }: NonScalarValue): st
 }
 
 /** How encoding/json names a JSON value it cannot put into a field: `string`, `number 1.5`, `bool`, `array`, `object`. */
-function goJsonKind(value: unknown): string {
+export function goJsonKind(value: unknown): string {
   if (typeof value === 'number') return `number ${value}`;
   if (typeof value === 'boolean') return 'bool';
   if (Array.isArray(value)) return 'array';
