@@ -1,3 +1,4 @@
+import { pushHint } from './pushHint.ts';
 import { execFile } from 'node:child_process';
 import nodePath from 'node:path';
 import { parseArgs } from 'node:util';
@@ -161,6 +162,8 @@ export async function clusterCommand(
     );
     for (const line of change.summary) ctx.out(`  ${line}\n`);
     for (const line of change.notes) ctx.out(`${line}\n`);
+    const unpushed = values.branch ? undefined : await pushHint(target.repo, branch);
+    if (unpushed) ctx.out(unpushed);
     if (values.branch) {
       ctx.out(
         `${target.sourceBranch} is untouched. To propose this change: git push origin ${branch}, then open a pull request from ${branch} into ${target.sourceBranch} (gh pr create --base ${target.sourceBranch} --head ${branch}); flotilla plan --base ${target.sourceBranch} --head ${branch} shows what it does per cluster.\n`,

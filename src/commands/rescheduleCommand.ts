@@ -1,3 +1,4 @@
+import { pushHint } from './pushHint.ts';
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -109,6 +110,8 @@ export async function rescheduleCommand(
   opts.out(
     `workloadrebalancer/${rebalancerName} created in ${file} (${opts.branch} ${commit.slice(0, 12)}); the next sync schedules ${describeRef(template.ref)} afresh\n`,
   );
+  const unpushed = await pushHint(repo, opts.branch);
+  if (unpushed) opts.out(unpushed);
   return 0;
 }
 

@@ -44,7 +44,7 @@ spec:
   placement: {clusterAffinity: {clusterNames: [member1]}}
 `;
 
-test("get, describe, explain and history read origin's rendered branch in a clone that has fetched it", async () => {
+test("get, describe, explain and history read origin's rendered branch in a clone that has fetched it; a commit there says it waits for a push", async () => {
   const config = makeConfigRepoWith(
     repos,
     { ...MEMBERS, 'templates/web.yaml': deployment, 'policies/web.yaml': policy },
@@ -71,6 +71,11 @@ test("get, describe, explain and history read origin's rendered branch in a clon
   const history = await flotilla('history', 'deploy/web');
   assert.is(history.code, 0, history.stderr);
   assert.match(history.stdout, 'member1');
+
+  // A command that commits says the commit waits in the clone until pushed.
+  const cordoned = await flotilla('cordon', 'member2');
+  assert.is(cordoned.code, 0, cordoned.stderr);
+  assert.match(cordoned.stdout, 'committed in this clone only: git push origin main hands it to the reconciler');
 
   // With neither the branch nor origin's copy, the fix says to fetch.
   execFileSync('git', ['-C', clone, 'update-ref', '-d', 'refs/remotes/origin/flotilla/rendered'], { env: ENV });
