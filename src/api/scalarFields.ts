@@ -1,4 +1,5 @@
-import { builtinTypeOf, fieldsOfType, type ScalarType, scalarFieldsOfType } from './builtinTypes.ts';
+import { builtinTypeOf, type ScalarType, scalarFieldsOfType } from './builtinTypes.ts';
+import { eachField, typeName } from './unknownFields.ts';
 
 // The boolean and numeric fields of the built-in kinds, as kube-apiserver decodes them into Go types: `paused: nope`,
 // `minReadySeconds: "5"`, `hostNetwork: maybe` or `replicas: 1.5` cannot be read ("json: cannot unmarshal string into
@@ -19,28 +20,12 @@ export function nonScalarValues(manifest: Record<string, unknown>): NonScalarVal
   const type = builtinTypeOf(String(manifest.apiVersion), String(manifest.kind));
   if (!type) return [];
   const out: NonScalarValue[] = [];
-  const visit = (value: unknown, typeName: string, path: (string | number)[]) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-    const nested = fieldsOfType(typeName);
-    const scalars = scalarFieldsOfType(typeName);
-    for (const [key, field] of Object.entries(value)) {
-      if (path.length === 0 && key === 'metadata') continue;
-      const at = [...path, key];
-      const scalar = scalars.get(key);
-      if (scalar) {
-        if (!holds(field, scalar)) out.push({ path: at, value: field, type: scalar, struct: goStructName(typeName) });
-        continue;
-      }
-      const shape = nested.get(key);
-      if (!shape) continue;
-      if (shape.shape === '') visit(field, shape.type, at);
-      else if (shape.shape === '[' && Array.isArray(field))
-        field.forEach((item, i) => visit(item, shape.type, [...at, i]));
-      else if (shape.shape === '{' && field !== null && typeof field === 'object' && !Array.isArray(field))
-        for (const [k, v] of Object.entries(field)) visit(v, shape.type, [...at, k]);
-    }
-  };
-  visit(manifest, type, []);
+  eachField(manifest, type, [], (object, key, _, at, parent) => {
+    if ((parent[0] ?? key) === 'metadata') return;
+    const scalar = scalarFieldsOfType(at).get(key);
+    if (scalar && !holds(object[key], scalar))
+      out.push({ path: [...parent, key], value: object[key], type: scalar, struct: typeName(at) });
+  });
   return out;
 }
 
@@ -67,11 +52,6 @@ export function goJsonKind(value: unknown): string {
   if (typeof value === 'boolean') return 'bool';
   if (Array.isArray(value)) return 'array';
   return typeof value === 'object' ? 'object' : 'string';
-}
-
-/** The Go struct of a client-node model: its group and version prefix off (`CoreV1EndpointPort` → `EndpointPort`). */
-function goStructName(model: string): string {
-  return model.replace(/^(?:[A-Z][a-z]+)*?V\d+(?:alpha\d+|beta\d+)?(?=[A-Z])/, '');
 }
 
 /** Whether a value decodes into the type: null is the zero value; a whole number must fit (OverflowInt). */

@@ -41,7 +41,7 @@ function unknownFieldsOf(object: unknown, type: string | undefined): UnknownFiel
  * (undefined: nothing); the values of declared object, list and map fields are visited with their own types, after
  * their field (which `visit` may remove). `parent` is the path to `object`.
  */
-function eachField(
+export function eachField(
   value: unknown,
   type: string,
   parent: (string | number)[],
@@ -71,7 +71,7 @@ function eachField(
 }
 
 /** `V1DeploymentSpec` → `DeploymentSpec`, `CoreV1EndpointPort` → `EndpointPort`, `KarmadaLuaScript` → `LuaScript`. */
-function typeName(type: string): string {
+export function typeName(type: string): string {
   return type.replace(/^Karmada(?=[A-Z])|^(?:[A-Z][a-z]+)*?V\d+(?:alpha\d+|beta\d+)?(?=[A-Z])/, '');
 }
 

@@ -38,7 +38,7 @@ export function matchValueFileGlob(pattern: string, paths: Iterable<string>): st
   const segments = pattern.split('/').filter((s) => s !== '');
   const matchers = segments.map((s): SegmentMatcher => (s === '**' ? '**' : segmentMatcher(s)));
   const out: string[] = [];
-  for (const p of paths) if (matchSegments(matchers, p.split('/'), 0, 0)) out.push(p);
+  for (const p of paths) if (matchSegments(matchers, p.split('/'))) out.push(p);
   return out.sort(compareWalkOrder);
 }
 
@@ -92,8 +92,8 @@ export function mayMatchValueFileGlob(pattern: string, path: string): boolean {
  */
 type SegmentMatcher = ((name: string) => boolean) | '**';
 
-/** Whether parts[j..] match matchers[i..]; each (i, j) is tried once, so `**` segments cost no more than their product. */
-function matchSegments(matchers: readonly SegmentMatcher[], parts: readonly string[], i: number, j: number): boolean {
+/** Whether the parts match the matchers; each (segment, part) pair is tried once, so `**` segments cost no more than their product. */
+function matchSegments(matchers: readonly SegmentMatcher[], parts: readonly string[]): boolean {
   const failed = new Set<number>();
   const width = parts.length + 1;
   const match = (i: number, j: number): boolean => {
@@ -109,7 +109,7 @@ function matchSegments(matchers: readonly SegmentMatcher[], parts: readonly stri
     if (!found) failed.add(i * width + j);
     return found;
   };
-  return match(i, j);
+  return match(0, 0);
 }
 
 /** A pattern's pieces within one segment: any run (`*`, a `**` within a segment too), one character, or a class. */

@@ -1,6 +1,7 @@
 // The boolean and numeric fields of the built-in kinds (api/scalarFields.ts): a template whose `paused: nope` or
 // `minReadySeconds: "5"` kube-apiserver cannot decode is refused by Karmada's API server, and a member the object.
 import { nonScalarValues, unmarshalText } from '../../api/scalarFields.ts';
+import { fieldPathText } from '../../api/unknownFields.ts';
 import type { SchemaIssue } from './validateAgainstSchema.ts';
 
 const RANGE = { int32: '-2147483648 and 2147483647', int64: '-9223372036854775808 and 9223372036854775807' };
@@ -9,10 +10,7 @@ const RANGE = { int32: '-2147483648 and 2147483647', int64: '-922337203685477580
 export function validateScalarFields(manifest: Record<string, unknown>): SchemaIssue[] {
   return nonScalarValues(manifest).map((found) => {
     const { path, value, type } = found;
-    const field = path
-      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
-      .join('')
-      .slice(1);
+    const field = fieldPathText(path);
     const takes = type === 'bool' ? 'true or false' : type === 'float64' ? 'a number' : `a whole number (${type})`;
     const shown = typeof value === 'string' ? `the string ${JSON.stringify(value)}` : JSON.stringify(value);
     const key = path[path.length - 1];

@@ -5,6 +5,7 @@ import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import { nodeRejects } from './nodeFit.ts';
 import {
   controlledBy,
+  controllerKeys,
   createPod,
   PodCreateRefused,
   RefusedCreates,
@@ -93,12 +94,7 @@ export function daemonSetController(deps: ControllerDeps): Controller {
       if (event.resource === NODES)
         return store.list(DAEMONSETS).map((d) => keyOf(d.metadata.namespace, d.metadata.name!));
       if (event.resource === PODS) {
-        return [
-          ...refusals.keysFor(event),
-          ...(o.metadata.ownerReferences ?? [])
-            .filter((r) => r.kind === 'DaemonSet' && r.controller)
-            .map((r) => keyOf(o.metadata.namespace, r.name)),
-        ];
+        return [...refusals.keysFor(event), ...controllerKeys(o, 'DaemonSet')];
       }
       return refusals.keysFor(event);
     },

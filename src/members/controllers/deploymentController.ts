@@ -62,20 +62,15 @@ export function deploymentController(deps: ControllerDeps): Controller {
     };
     const specReplicas = (rs: KubeObject): number => rs.spec?.replicas ?? 0;
     const oldTotal = old.reduce((n, rs) => n + specReplicas(rs), 0);
+    // NewRSNewReplicas: what the surge leaves room for beside the old pods (none yet under Recreate while they remain).
+    const target = recreate
+      ? oldPodsRemain
+        ? 0
+        : desired
+      : newReplicas(current ? specReplicas(current) : 0, desired, surge, oldTotal);
     if (!current) {
-      // NewRSNewReplicas before the ReplicaSet exists: what the surge leaves room for beside the old pods.
-      const initial = recreate
-        ? oldPodsRemain
-          ? 0
-          : desired
-        : Math.max(0, Math.min(desired, desired + surge - oldTotal));
-      current = store.create(rsType(), newReplicaSet(deploy, hash, maxRevision + 1, initial, replicasAnnotations));
+      current = store.create(rsType(), newReplicaSet(deploy, hash, maxRevision + 1, target, replicasAnnotations));
     } else {
-      const target = recreate
-        ? oldPodsRemain
-          ? 0
-          : desired
-        : newReplicas(specReplicas(current), desired, surge, oldTotal);
       const revision = current.metadata.annotations?.[REVISION] ?? String(maxRevision + 1);
       const wantRevision = Number(revision) < maxRevision && old.length > 0 ? String(maxRevision + 1) : revision;
       const wanted = { ...copiedAnnotations(deploy), [REVISION]: wantRevision, ...replicasAnnotations };

@@ -3,6 +3,7 @@ import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import {
   controlledBy,
+  controllerKeys,
   createPod,
   PodCreateRefused,
   RefusedCreates,
@@ -113,12 +114,7 @@ export function jobController(deps: ControllerDeps): Controller {
       const o = event.object;
       if (event.resource === JOBS && event.type !== 'DELETED') return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
-        return [
-          ...refusals.keysFor(event),
-          ...(o.metadata.ownerReferences ?? [])
-            .filter((r) => r.kind === 'Job' && r.controller)
-            .map((r) => keyOf(o.metadata.namespace, r.name)),
-        ];
+        return [...refusals.keysFor(event), ...controllerKeys(o, 'Job')];
       }
       return refusals.keysFor(event);
     },

@@ -3,6 +3,7 @@ import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import {
   controlledBy,
+  controllerKeys,
   createPod,
   isActive,
   isReady,
@@ -105,12 +106,7 @@ function replicatedPodsController(
         return [keyOf(o.metadata.namespace, o.metadata.name!)];
       const retried = refusals.keysFor(event);
       if (event.resource === PODS) {
-        return [
-          ...retried,
-          ...(o.metadata.ownerReferences ?? [])
-            .filter((r) => r.kind === kind && r.controller)
-            .map((r) => keyOf(o.metadata.namespace, r.name)),
-        ];
+        return [...retried, ...controllerKeys(o, kind)];
       }
       return retried;
     },

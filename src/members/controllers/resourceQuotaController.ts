@@ -1,8 +1,8 @@
-import { countedResource, QUOTAS, quotaUsage } from '../resources/quotaUsage.ts';
+import { namespaceUsage, QUOTAS } from '../resources/quotaUsage.ts';
 import type { StoreEvent } from '../types.ts';
 import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
-import { PODS, statusChanged } from './workloadPods.ts';
+import { statusChanged } from './workloadPods.ts';
 
 /**
  * Kubernetes' resource quota controller (pkg/controller/resourcequota syncResourceQuota): status.hard is spec.hard,
@@ -21,17 +21,7 @@ export function resourceQuotaController(deps: ControllerDeps): Controller {
     const quota = store.get(QUOTAS, namespace, name);
     if (!quota || quota.metadata.deletionTimestamp || !namespace) return;
     const hard: Record<string, string> = quota.spec?.hard ?? {};
-    const count = (resource: string) => store.list(resource, namespace).length;
-    const used = quotaUsage(
-      Object.keys(hard),
-      quota.spec?.scopes ?? [],
-      store.list(PODS, namespace),
-      (quotaName) => {
-        const counted = countedResource(quotaName);
-        return counted === undefined ? undefined : count(counted);
-      },
-      Date.parse(deps.now()),
-    );
+    const used = namespaceUsage(store, namespace, Object.keys(hard), quota.spec?.scopes ?? [], Date.parse(deps.now()));
     // Both omitempty in ResourceQuotaStatus.
     const status = {
       ...(Object.keys(hard).length > 0 ? { hard: { ...hard } } : {}),

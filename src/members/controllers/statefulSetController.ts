@@ -3,6 +3,7 @@ import type { Controller } from './Controller.ts';
 import { keyOf, splitKey, type ControllerDeps } from './ControllerDeps.ts';
 import {
   controlledBy,
+  controllerKeys,
   createPod,
   PodCreateRefused,
   RefusedCreates,
@@ -150,12 +151,7 @@ export function statefulSetController(deps: ControllerDeps): Controller {
       if (event.resource === STATEFULSETS && event.type !== 'DELETED')
         return [keyOf(o.metadata.namespace, o.metadata.name!)];
       if (event.resource === PODS) {
-        return [
-          ...refusals.keysFor(event),
-          ...(o.metadata.ownerReferences ?? [])
-            .filter((r) => r.kind === 'StatefulSet' && r.controller)
-            .map((r) => keyOf(o.metadata.namespace, r.name)),
-        ];
+        return [...refusals.keysFor(event), ...controllerKeys(o, 'StatefulSet')];
       }
       return refusals.keysFor(event);
     },

@@ -5,6 +5,7 @@ import { defaultObject } from '../resources/defaultObject.ts';
 import { podQosClass } from '../resources/podQos.ts';
 import { quotaRefusal } from '../resources/quotaUsage.ts';
 import { nameFromGenerateName } from '../store/randomSuffix.ts';
+import { keyOf } from './ControllerDeps.ts';
 import type { ObjectStore } from '../store/ObjectStore.ts';
 import type { KubeObject, OwnerReference, ResourceType, StoreEvent } from '../types.ts';
 
@@ -200,6 +201,13 @@ export function createPod(store: ObjectStore, podType: ResourceType, pod: KubeOb
   const refusal = quotaRefusal(store, PODS, pod, nowMs);
   if (refusal) throw new PodCreateRefused(`pods "${pod.metadata.name}" is forbidden: ${refusal}`);
   return store.create(podType, pod);
+}
+
+/** The keys of the `kind` objects that control `object` (its controller owner references): whose converging it wakes. */
+export function controllerKeys(object: KubeObject, kind: string): string[] {
+  return (object.metadata.ownerReferences ?? [])
+    .filter((r) => r.kind === kind && r.controller)
+    .map((r) => keyOf(object.metadata.namespace, r.name));
 }
 
 /** A controller's pod the API server refused, as the create call's error reads. */

@@ -61,6 +61,26 @@ export function quotaUsage(
   return Object.fromEntries([...used].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, q]) => [k, formatQuantity(q)]));
 }
 
+/** quotaUsage of a namespace's pods and object counts, read from the store: what the controller writes into used. */
+export function namespaceUsage(
+  store: QuotaObjects,
+  namespace: string,
+  hardNames: readonly string[],
+  scopes: readonly string[],
+  nowMs: number,
+): Record<string, string> {
+  return quotaUsage(
+    hardNames,
+    scopes,
+    store.list(PODS, namespace),
+    (quotaName) => {
+      const counted = countedResource(quotaName);
+      return counted === undefined ? undefined : store.list(counted, namespace).length;
+    },
+    nowMs,
+  );
+}
+
 const COMPUTE = ['cpu', 'memory', 'ephemeral-storage'];
 
 function isPodResource(name: string): boolean {
@@ -217,16 +237,7 @@ export function quotaRefusal(
     const hard: Record<string, string> = quota.spec.hard;
     const requested = names.filter((n) => delta.has(n));
     if (requested.length === 0) continue;
-    const used = quotaUsage(
-      names,
-      quota.spec?.scopes ?? [],
-      store.list(PODS, object.metadata.namespace),
-      (n) => {
-        const counted = countedResource(n);
-        return counted === undefined ? undefined : store.list(counted, object.metadata.namespace).length;
-      },
-      nowMs,
-    );
+    const used = namespaceUsage(store, namespace, names, quota.spec?.scopes ?? [], nowMs);
     const exceeded = requested
       .filter((n) => {
         const limit = parseQuantity(hard[n]!);
@@ -250,7 +261,7 @@ function countNames(resource: string): string[] {
 }
 
 /** The store resource a quota name counts, for the object-count evaluators. */
-export function countedResource(quotaName: string): string | undefined {
+function countedResource(quotaName: string): string | undefined {
   const legacy = LEGACY_COUNTS[quotaName];
   if (legacy) return legacy;
   const m = /^count\/([^.]+)(?:\.(.+))?$/.exec(quotaName);
