@@ -39,7 +39,7 @@ import {
 import type { UnitTool } from '../units/detectUnits.ts';
 import { toolVersions } from '../units/unitTools.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
-import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import { CLUSTER_STATUS_TRAILER, PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
 import { readPathOids, readTextFiles } from '../commits/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
@@ -348,7 +348,7 @@ async function suspendedCopies(
 
 /** Undefined when the render can be replayed from Git: its cluster state is on the status branch, or it used none. */
 function whyNotReproducible(trailers: Record<string, string>): string | undefined {
-  const from = trailers['Cluster-Status'];
+  const from = trailers[CLUSTER_STATUS_TRAILER];
   if (from === CLUSTER_STATUS_FILE)
     return 'rendered with cluster state from a --cluster-status file, which Git does not hold';
   if (
@@ -389,7 +389,7 @@ async function replayInputs(
   trailers: Record<string, string>,
   previous: ReadonlyMap<string, ResourceBinding>,
 ): Promise<ReplayInputs | undefined> {
-  const from = trailers['Cluster-Status'];
+  const from = trailers[CLUSTER_STATUS_TRAILER];
   if (from === undefined) return undefined;
   const statusCommit = from === CLUSTER_STATUS_NONE ? null : from;
   const watched = [...previous].filter(([, b]) => readsTemplateHealth(b)).map(([key]) => parseRefKey(key));

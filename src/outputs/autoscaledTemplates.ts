@@ -6,6 +6,7 @@ import { describeRef, parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readAutoscaledReplicas, type AutoscaledEntry } from '../branches/status/autoscalerDecisions.ts';
+import { AUTOSCALED_TRAILER, CLUSTER_STATUS_TRAILER } from '../branches/rendered/trailers.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 
@@ -45,6 +46,41 @@ export function autoscaledKey(autoscaled: AutoscaledReplicas): string {
     return `${k}=${replicas}${gitReplicas === undefined ? '' : `@${gitReplicas}`}`;
   });
   return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+}
+
+/** The workloads whose decision differs between two sets: its count, its autoscaler, or the Git count it holds for. Pure. */
+export function movedAutoscaledKeys(before: AutoscaledReplicas, after: AutoscaledReplicas): Set<string> {
+  const moved = new Set<string>();
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const was = before.get(key);
+    const now = after.get(key);
+    if (was?.replicas !== now?.replicas || was?.by !== now?.by || was?.gitReplicas !== now?.gitReplicas) moved.add(key);
+  }
+  return moved;
+}
+
+/**
+ * Since the render whose trailers these are: the decisions it used (read again from the status commit it records) and
+ * the workloads whose decision moved, which render again, alone. 'all' when those decisions cannot be read again (the
+ * state came from a file, or its commit is gone or no longer gives the recorded key): every template renders then.
+ */
+export async function autoscaleMovesSince(
+  repo: GitRepo,
+  trailers: Readonly<Record<string, string | undefined>>,
+  autoscaled: AutoscaledReplicas,
+): Promise<{ before: AutoscaledReplicas; moved: ReadonlySet<string> } | 'all'> {
+  const recorded = trailers[AUTOSCALED_TRAILER] ?? '';
+  const state = trailers[CLUSTER_STATUS_TRAILER];
+  const before =
+    recorded === ''
+      ? new Map<string, AutoscaledEntry>()
+      : state && /^[0-9a-f]{40}$/.test(state)
+        ? await readAutoscaledReplicas(repo, state).catch(() => null)
+        : null;
+  if (!before || autoscaledKey(before) !== recorded) return 'all';
+  const moved = movedAutoscaledKeys(before, autoscaled);
+  // Keys of different decisions are different sets: an empty difference would mean the record lies.
+  return moved.size > 0 || autoscaledKey(autoscaled) === recorded ? { before, moved } : 'all';
 }
 
 /**

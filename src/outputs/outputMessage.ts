@@ -12,6 +12,7 @@ import { FORMAT_TRAILER } from '../branches/formatVersion.ts';
 import {
   APPLICATION_FAILOVER_TRAILER,
   AUTOSCALED_TRAILER,
+  CLUSTER_STATUS_TRAILER,
   RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 
@@ -157,7 +158,7 @@ export function buildOutputMessage(
   if (context?.state.applicationFailover)
     lines.push(`${APPLICATION_FAILOVER_TRAILER}: ${context.state.applicationFailover}`);
   if (context?.state.autoscaled) lines.push(`${AUTOSCALED_TRAILER}: ${context.state.autoscaled}`);
-  if (context?.state.inputs) lines.push(`Cluster-Status: ${context.state.inputs.clusterStatus}`);
+  if (context?.state.inputs) lines.push(`${CLUSTER_STATUS_TRAILER}: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
   if (tools) lines.push(`${RENDER_TOOLS_TRAILER}: ${tools}`);
   lines.push(

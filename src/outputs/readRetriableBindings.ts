@@ -4,7 +4,7 @@ import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import type { ShardedIndex, WaitingFor } from '../branches/rendered/outputIndex.ts';
 import { findRetriableBindings } from './pendingBindings.ts';
 import { PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
-import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE } from '../branches/rendered/trailers.ts';
+import { CLUSTER_STATUS_FILE, CLUSTER_STATUS_NONE, CLUSTER_STATUS_TRAILER } from '../branches/rendered/trailers.ts';
 
 /**
  * The pending bindings of an output (its index) that `observed` can give another result than the cluster state its
@@ -26,7 +26,7 @@ export async function readRetriableBindings(
     const waiting = index.template(key)?.waiting;
     if (waiting) pending.set(key, waiting);
   }
-  const from = renderTrailers['Cluster-Status'];
+  const from = renderTrailers[CLUSTER_STATUS_TRAILER];
   // State that came from a file cannot be compared with: every pending binding is tried again (few, and cheap).
   if (from === CLUSTER_STATUS_FILE)
     return new Map([...pending.keys()].map((key) => [key, 'the last render read its cluster state from a file']));

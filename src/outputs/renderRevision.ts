@@ -7,7 +7,12 @@ import {
   LAST_GOOD_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
-import { autoscaledKey, describeAutoscaleMoves, withAutoscaledReplicas } from './autoscaledTemplates.ts';
+import {
+  autoscaledKey,
+  autoscaleMovesSince,
+  describeAutoscaleMoves,
+  withAutoscaledReplicas,
+} from './autoscaledTemplates.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { PackWriter } from '../commits/PackWriter.ts';
@@ -53,7 +58,11 @@ import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
 import { declaredClusterScopedKinds } from '../documents/clusterScopedKinds.ts';
-import { PENDING_BINDINGS_TRAILER, RENDER_TOOLS_TRAILER } from '../branches/rendered/trailers.ts';
+import {
+  CLUSTER_STATUS_TRAILER,
+  PENDING_BINDINGS_TRAILER,
+  RENDER_TOOLS_TRAILER,
+} from '../branches/rendered/trailers.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 
 export interface RenderTarget {
@@ -127,10 +136,10 @@ export async function renderRevision(
   // FederatedHPA decisions come from the same status commit, so verify replays them; a file state has none.
   const autoscaled = await readAutoscaledReplicas(repo, stateSource ?? null);
   const autoKey = autoscaledKey(autoscaled);
-  // A decision that moved since the last render changes templates the source diff does not name: render them all.
+  // A decision that moved since the last render changes templates the source diff does not name: those render again,
+  // or every one when the last render's decisions cannot be read again.
   const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');
-  // Which decisions moved, for the commit message: the previous render's are in the status commit it read.
-  const previousState = previousTrailers['Cluster-Status'];
+  const autoscaleMoves = autoscaleMoved ? await autoscaleMovesSince(repo, previousTrailers, autoscaled) : undefined;
   // What a pass without a new commit renders again in full (syncRepo's renderAgain): a cluster state the last render
   // did not see, or a NoExecute toleration it noted that has run out since. A source commit rendered first must do the
   // same, or its trailers would record the new state and clock with nothing evicted.
@@ -148,8 +157,14 @@ export async function renderRevision(
     previous && again !== 'all'
       ? await readRetriableBindings(repo, index, previousTrailers, observed)
       : new Map<string, string>();
+  const movedTemplates: ReadonlySet<string> =
+    autoscaleMoves === undefined || autoscaleMoves === 'all' ? new Set() : autoscaleMoves.moved;
   const alsoAffected =
-    again === 'all' ? undefined : retried.size > 0 ? new Set([...(again ?? []), ...retried.keys()]) : again;
+    again === 'all'
+      ? undefined
+      : retried.size > 0 || movedTemplates.size > 0
+        ? new Set([...(again ?? []), ...retried.keys(), ...movedTemplates])
+        : again;
   const sourceLimits = sourceLimitsOf(target.limits);
   // Where a broken policy or cluster finds its last good definition, whichever way this render reads the source.
   const history: RenderHistory | null = previousOutput
@@ -158,7 +173,7 @@ export async function renderRevision(
   let loaded: LoadedSource;
   try {
     loaded =
-      (rerender && again === 'all') || autoscaleMoved || stateMoved
+      (rerender && again === 'all') || autoscaleMoves === 'all' || stateMoved
         ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
         : await loadSource(
             repo,
@@ -219,11 +234,10 @@ export async function renderRevision(
     previousTrailers[RENDER_TOOLS_TRAILER] !== loaded.tools
   )
     loaded = await loadSource(repo, source.tree, null, undefined, sourceLimits, history);
-  const autoscaleMoves = autoscaleMoved
+  // Which decisions moved, for the commit message.
+  const autoscaleLines = autoscaleMoved
     ? describeAutoscaleMoves(
-        previousState && /^[0-9a-f]{40}$/.test(previousState)
-          ? await readAutoscaledReplicas(repo, previousState).catch(() => new Map())
-          : new Map(),
+        autoscaleMoves === 'all' || autoscaleMoves === undefined ? new Map() : autoscaleMoves.before,
         autoscaled,
         (key) => {
           const replicas = (loaded.model.templates.get(key)?.manifest.spec as { replicas?: unknown } | undefined)
@@ -392,7 +406,7 @@ export async function renderRevision(
           clusters: model.clusters,
           state,
           retried: [...retried.values()],
-          autoscaleMoves,
+          autoscaleMoves: autoscaleLines,
         },
         rescheduledTemplates(out.explanations),
         loaded.tools,
@@ -494,7 +508,7 @@ async function holdSource(
     'Graceful-Evictions',
     PENDING_BINDINGS_TRAILER,
     AUTOSCALED_TRAILER,
-    'Cluster-Status',
+    CLUSTER_STATUS_TRAILER,
     'Render-Time',
   ]
     .filter((k) => previousTrailers[k])

@@ -15,7 +15,7 @@ import {
   PENDING_BINDINGS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
-import { autoscaledKey } from './autoscaledTemplates.ts';
+import { autoscaledKey, autoscaleMovesSince } from './autoscaledTemplates.ts';
 import { readApplicationFailoverDeadlines } from './readApplicationFailoverDeadlines.ts';
 
 export interface SyncOptions extends RenderTarget {
@@ -112,26 +112,32 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
 
 /**
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
- * those it was rendered with, or a NoExecute toleration it noted has run out ('all'); or it holds graceful eviction
- * tasks, which may end now that replacements report healthy, pending bindings the cluster state may now let fit, or
- * applications Unhealthy for longer than their failover.application tolerates (those templates only; no commit when
- * nothing comes out different).
+ * those it was rendered with, or a NoExecute toleration it noted has run out ('all'); or an autoscaler decided another
+ * count for a workload, or it holds graceful eviction tasks, which may end now that replacements report healthy,
+ * pending bindings the cluster state may now let fit, or applications Unhealthy for longer than their
+ * failover.application tolerates (those templates only; no commit when nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = commitTrailers(info);
   const now = (target.now ?? (() => new Date()))();
   if (clusterStateMoved(trailers, target.clusterStatus!, now)) return 'all';
-  // A FederatedHPA decided another count: its workload renders again (renderRevision renders in full then).
+  // A FederatedHPA decided another count: its workload renders again (all of them when the last render's decisions
+  // cannot be read again).
   const autoscaled = await readAutoscaledReplicas(repo, target.statusCommit ?? null);
-  if (autoscaledKey(autoscaled) !== (trailers[AUTOSCALED_TRAILER] ?? '')) return 'all';
+  const moves =
+    autoscaledKey(autoscaled) === (trailers[AUTOSCALED_TRAILER] ?? '')
+      ? undefined
+      : await autoscaleMovesSince(repo, trailers, autoscaled);
+  if (moves === 'all') return 'all';
+  const keys = new Set(moves?.moved);
   if (
     !trailers['Graceful-Evictions'] &&
     !trailers[PENDING_BINDINGS_TRAILER] &&
     !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit)
   )
-    return undefined;
+    return keys.size > 0 ? keys : undefined;
   const index = await openOutputIndex(repo, info.tree);
-  const keys = new Set(trailers['Graceful-Evictions'] ? (index?.evictingTemplates() ?? []) : []);
+  if (trailers['Graceful-Evictions']) for (const key of index?.evictingTemplates() ?? []) keys.add(key);
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
   // An application Unhealthy for longer than its failover tolerates: that template renders again, and fails over.
   if (target.statusCommit)

@@ -26,6 +26,11 @@ export const AUTOSCALED_TRAILER = 'Autoscaled-Replicas';
  */
 export const RENDER_TOOLS_TRAILER = 'Render-Tools';
 
+/**
+ * Trailer of an output commit whose render read cluster state, template health or autoscaler decisions: the status
+ * commit it read them from, or one of the two values below.
+ */
+export const CLUSTER_STATUS_TRAILER = 'Cluster-Status';
 /** Cluster-Status trailer values other than a status commit: the state came from a file, or there was no status branch. */
 export const CLUSTER_STATUS_FILE = 'file';
 export const CLUSTER_STATUS_NONE = 'none';
