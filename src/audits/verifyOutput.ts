@@ -39,7 +39,12 @@ import {
 import type { UnitTool } from '../units/detectUnits.ts';
 import { toolVersions } from '../units/unitTools.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
-import { CLUSTER_STATUS_TRAILER, PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import {
+  CLUSTER_STATE_TRAILER,
+  CLUSTER_STATUS_TRAILER,
+  FAILOVER_CHECK_TRAILER,
+  PENDING_BINDINGS_TRAILER,
+} from '../branches/rendered/trailers.ts';
 import { readPathOids, readTextFiles } from '../commits/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
@@ -353,7 +358,7 @@ function whyNotReproducible(trailers: Record<string, string>): string | undefine
     return 'rendered with cluster state from a --cluster-status file, which Git does not hold';
   if (
     from === undefined &&
-    (trailers['Cluster-State'] || trailers['Failover-Check'] || trailers['Graceful-Evictions'])
+    (trailers[CLUSTER_STATE_TRAILER] || trailers[FAILOVER_CHECK_TRAILER] || trailers['Graceful-Evictions'])
   ) {
     return 'rendered with cluster state by a Flotilla that did not record it (no Cluster-Status trailer)';
   }

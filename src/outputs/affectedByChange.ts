@@ -40,6 +40,8 @@ export interface ChangeContext {
    * manifest the overrides make is left to change, outputs/steadyResults.ts).
    */
   overrideReaders?: Map<string, IndexEntry>;
+  /** Clusters whose state moved outside Git (managed taints): they reach what a change of their files would. */
+  clustersMoved?: readonly Cluster[];
 }
 
 /**
@@ -70,6 +72,7 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const clusters = [
     ...[...model.clusters.values()].filter((c) => changedFiles.has(c.source.file)).map((c) => c.object),
     ...ctx.oldVersions.flatMap((f) => f.clusters.map((c) => c.object)),
+    ...(ctx.clustersMoved ?? []),
   ];
   // A removed policy or cluster file shows up only as an old version; a policy file that became
   // unparseable shows up as neither, so fall back to what the index says the file held.
@@ -99,7 +102,10 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   // Whether a policy's placement could take one of the changed clusters, decided once per policy, not per template.
   const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
   // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
-  const relabeled = clusters.length > 0 ? labelsOnlyChange(model, changedFiles, ctx.oldVersions) : undefined;
+  const relabeled =
+    clusters.length > 0 && !ctx.clustersMoved?.length
+      ? labelsOnlyChange(model, changedFiles, ctx.oldVersions)
+      : undefined;
   // Clusters alone changed: an entry matters only when on one of them, or placed by a policy that could take one (and,
   // for a relabeling, reads the labels otherwise), or made by scoped units; its line says which without parsing it.
   const clustersOnly =

@@ -1,11 +1,18 @@
 // The cluster state a render depends on beyond the source commit, reduced to what output commits record so the next
 // sync can tell whether it must render again: a key of the controller-managed taints, and the next time a NoExecute
-// toleration runs out.
+// toleration runs out; and, read again from the status commit a render recorded, which clusters' state moved since.
 import { createHash } from 'node:crypto';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { formatTime } from '../time/formatTime.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
+import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
+import {
+  CLUSTER_STATE_TRAILER,
+  CLUSTER_STATUS_TRAILER,
+  FAILOVER_CHECK_TRAILER,
+} from '../branches/rendered/trailers.ts';
+import type { GitRepo } from '../commits/types.ts';
 
 /**
  * A short hash of every cluster's managed taints (key, value, effect, timeAdded): '' when no cluster has one, so a
@@ -15,11 +22,55 @@ import { effectiveTaints } from '../taints/clusterTaints.ts';
 export function clusterStateKey(observed: ReadonlyMap<string, ObservedCluster>): string {
   const parts: string[] = [];
   for (const name of [...observed.keys()].sort()) {
-    const taints = observed.get(name)!.taints ?? [];
-    if (taints.length === 0) continue;
-    parts.push(`${name}=${taints.map((t) => `${t.key}=${t.value ?? ''}:${t.effect}@${t.timeAdded ?? ''}`).join(',')}`);
+    const taints = managedTaints(observed.get(name));
+    if (taints !== '') parts.push(`${name}=${taints}`);
   }
   return parts.length === 0 ? '' : createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+}
+
+/** A cluster's managed taints as the key reads them; '' for none. */
+function managedTaints(cluster: ObservedCluster | undefined): string {
+  return (cluster?.taints ?? []).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}@${t.timeAdded ?? ''}`).join(',');
+}
+
+/**
+ * Which clusters a render must look at again because their state moved outside Git: those whose managed taints differ
+ * from the state the last render read, and, when a NoExecute toleration it noted ran out (`noExecuteDue`), every
+ * cluster with a NoExecute taint (the observed ones here; loadSource adds those Git gives).
+ */
+export interface ClusterStateMoves {
+  clusters: ReadonlySet<string>;
+  noExecuteDue: boolean;
+}
+
+/**
+ * The clusters whose state moved since the render whose trailers these are, read again from the status commit its
+ * Cluster-Status trailer records; 'all' when that state cannot be read again (a file, a commit gone, or one that no
+ * longer gives the recorded key): every template renders then.
+ */
+export async function clusterStateMovesSince(
+  repo: GitRepo,
+  trailers: Readonly<Record<string, string | undefined>>,
+  observed: ReadonlyMap<string, ObservedCluster>,
+  now: Date,
+): Promise<ClusterStateMoves | 'all'> {
+  const recorded = trailers[CLUSTER_STATE_TRAILER] ?? '';
+  const from = trailers[CLUSTER_STATUS_TRAILER];
+  const before =
+    recorded === ''
+      ? new Map<string, ObservedCluster>()
+      : from && /^[0-9a-f]{40}$/.test(from)
+        ? await readObservedClusters(repo, from).catch(() => null)
+        : null;
+  if (!before || clusterStateKey(before) !== recorded) return 'all';
+  const clusters = new Set<string>();
+  for (const name of new Set([...before.keys(), ...observed.keys()]))
+    if (managedTaints(before.get(name)) !== managedTaints(observed.get(name))) clusters.add(name);
+  const check = trailers[FAILOVER_CHECK_TRAILER];
+  const noExecuteDue = check !== undefined && Date.parse(check) <= now.getTime();
+  if (noExecuteDue)
+    for (const [name, c] of observed) if (c.taints?.some((t) => t.effect === 'NoExecute')) clusters.add(name);
+  return { clusters, noExecuteDue };
 }
 
 /**
@@ -31,9 +82,9 @@ export function clusterStateMoved(
   observed: ReadonlyMap<string, ObservedCluster>,
   now: Date,
 ): boolean {
-  const check = trailers['Failover-Check'];
+  const check = trailers[FAILOVER_CHECK_TRAILER];
   return (
-    clusterStateKey(observed) !== (trailers['Cluster-State'] ?? '') ||
+    clusterStateKey(observed) !== (trailers[CLUSTER_STATE_TRAILER] ?? '') ||
     (check !== undefined && Date.parse(check) <= now.getTime())
   );
 }

@@ -10,6 +10,8 @@ import type { GitRepo, TreeChange } from '../commits/types.ts';
 import { assembleModel, type AssembleOptions } from '../documents/assembleModel.ts';
 import { clusterScopedKindsAfter, declaredKinds, kindKey } from '../documents/clusterScopedKinds.ts';
 import type { ConfigModel, FileObjects } from '../api/model.ts';
+import type { Cluster } from '../api/cluster.ts';
+import type { ClusterStateMoves } from './clusterState.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import type { ShrunkResult } from '../works/shrunkResults.ts';
@@ -67,6 +69,11 @@ export interface LoadedSource {
 export interface PreviousRender {
   tree: string;
   index: ShardedIndex;
+  /**
+   * Clusters whose state moved outside Git since that render (managed taints): what a change of their files in Git
+   * would reach renders, as if they had changed there.
+   */
+  clustersMoved?: ClusterStateMoves;
   /**
    * Of the templates a cluster-only change reaches only through their placement (candidates, with their index
    * entries), those whose last scheduling result stands (outputs/steadyResults.ts): they are not read or rendered.
@@ -255,12 +262,14 @@ async function loadIncremental(
   // What the previous render read of them, with the last good definitions it kept (from the renders before it): what
   // a policy or cluster it held placed is affected too.
   oldVersions.push(...(await lastGood.files(oldKarmada.values(), 1)));
-  // A changed policy, cluster or customization can affect any template, in any namespace.
-  const everyPolicy = changed.some(
+  // A changed policy, cluster or customization can affect any template, in any namespace; so can a cluster's state.
+  const karmadaChanged = changed.some(
     (c) => index.file(c.path)?.karmada || oldKarmada.has(c.path) || holdsKarmada(loaded.get(c.path)),
   );
+  const { clustersMoved } = previous;
+  const everyPolicy = karmadaChanged || clustersMoved !== undefined;
   // Unless every Karmada object it changes is a namespaced policy or a rebalancer: then the templates of their namespaces only.
-  const scope = everyPolicy ? namespacesReached(changed, loaded, oldVersions) : undefined;
+  const scope = karmadaChanged && !clustersMoved ? namespacesReached(changed, loaded, oldVersions) : undefined;
   const wholeFleet = everyPolicy && !scope;
   // Which Karmada files a render of templates in some namespaces needs (filesFor), path → file; all of them when the
   // change can reach the whole fleet.
@@ -378,10 +387,13 @@ async function loadIncremental(
         : {}),
     placementOnly,
     overrideReaders,
+    ...(clustersMoved ? { clustersMoved: movedClusters(model, clustersMoved) } : {}),
   });
   for (const key of rescopedKeys) affected.add(key);
   for (const [key, t] of model.templates) if (reschemed.has(kindKey(t.ref))) affected.add(key);
-  const onlyClustersChanged = changedUnits.size > 0 ? null : clustersOnly(changed, touched, oldVersions);
+  // Whose files on the other clusters stand (renderTemplates): not after a move of cluster state, which may place anything.
+  const onlyClustersChanged =
+    changedUnits.size > 0 || clustersMoved ? null : clustersOnly(changed, touched, oldVersions);
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
   const shrunk = new Map<string, ShrunkResult>();
   const followed = new Map<string, readonly string[]>();
@@ -608,6 +620,17 @@ async function assembleWithLastGood(
   if (!model.problems.some((p) => p.code === 'DUPLICATE_OBJECT')) return model;
   const kept = await lastGood.definedTwice(resolved);
   return kept.size > 0 ? await assembleModel(resolved, { ...opts, kept }) : model;
+}
+
+/** The registered clusters whose state moved, with every one Git gives a NoExecute taint when such a toleration ran out. */
+function movedClusters(model: ConfigModel, moves: ClusterStateMoves): Cluster[] {
+  return [...model.clusters.values()]
+    .filter(
+      (c) =>
+        moves.clusters.has(c.object.metadata.name) ||
+        (moves.noExecuteDue && (c.object.spec.taints ?? []).some((t) => t.effect === 'NoExecute')),
+    )
+    .map((c) => c.object);
 }
 
 function clustersOnly(

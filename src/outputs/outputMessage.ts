@@ -12,7 +12,9 @@ import { FORMAT_TRAILER } from '../branches/formatVersion.ts';
 import {
   APPLICATION_FAILOVER_TRAILER,
   AUTOSCALED_TRAILER,
+  CLUSTER_STATE_TRAILER,
   CLUSTER_STATUS_TRAILER,
+  FAILOVER_CHECK_TRAILER,
   RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 
@@ -40,6 +42,8 @@ export interface FailoverContext {
   };
   /** Autoscaler decisions that changed since the last render (describeAutoscaleMoves), one line each. */
   autoscaleMoves?: readonly string[];
+  /** The managed taints moved, or a NoExecute toleration ran out, since the last render: the subject says so first. */
+  stateMoved?: boolean;
   /** Pending bindings this render scheduled again because the cluster state may let them fit now, each with why. */
   retried?: readonly string[];
 }
@@ -84,7 +88,7 @@ export function buildOutputMessage(
           ? `${decisions[0]}${decisions.length > 1 ? ` (+${decisions.length - 1} more)` : ''}`
           : moves.length > 0
             ? `Autoscaled ${moves[0]}${moves.length > 1 ? ` (+${moves.length - 1} more)` : ''}`
-            : retried.length > 0
+            : retried.length > 0 && !context.stateMoved
               ? `Retried ${retried[0]}${retried.length > 1 ? ` (+${retried.length - 1} more)` : ''}`
               : `Cluster state: ${describeTainted(context.clusters)}`
         ).slice(0, 200),
@@ -151,8 +155,8 @@ export function buildOutputMessage(
       lines.push(`  … and ${problems.length - MAX_PROBLEMS_IN_MESSAGE} more (flotilla validate lists them all)`);
   }
   lines.push('');
-  if (context?.state.key) lines.push(`Cluster-State: ${context.state.key}`);
-  if (context?.state.check) lines.push(`Failover-Check: ${context.state.check}`);
+  if (context?.state.key) lines.push(`${CLUSTER_STATE_TRAILER}: ${context.state.key}`);
+  if (context?.state.check) lines.push(`${FAILOVER_CHECK_TRAILER}: ${context.state.check}`);
   if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
   if (context?.state.applicationFailover)

@@ -53,13 +53,15 @@ import { openOutputIndex, readIndexOids } from '../branches/rendered/readOutputI
 import { keepIndexNamespaces } from '../branches/rendered/indexNamespaceList.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
-import { clusterStateKey, clusterStateMoved, nextFailoverCheck } from './clusterState.ts';
+import { clusterStateKey, clusterStateMoved, clusterStateMovesSince, nextFailoverCheck } from './clusterState.ts';
 import type { FailoverEvent } from '../works/renderTemplates.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
 import { declaredClusterScopedKinds } from '../documents/clusterScopedKinds.ts';
 import {
+  CLUSTER_STATE_TRAILER,
   CLUSTER_STATUS_TRAILER,
+  FAILOVER_CHECK_TRAILER,
   PENDING_BINDINGS_TRAILER,
   RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
@@ -140,10 +142,14 @@ export async function renderRevision(
   // or every one when the last render's decisions cannot be read again.
   const autoscaleMoved = previousOutput !== null && autoKey !== (previousTrailers[AUTOSCALED_TRAILER] ?? '');
   const autoscaleMoves = autoscaleMoved ? await autoscaleMovesSince(repo, previousTrailers, autoscaled) : undefined;
-  // What a pass without a new commit renders again in full (syncRepo's renderAgain): a cluster state the last render
-  // did not see, or a NoExecute toleration it noted that has run out since. A source commit rendered first must do the
-  // same, or its trailers would record the new state and clock with nothing evicted.
-  const stateMoved = previousOutput !== null && !rerender && clusterStateMoved(previousTrailers, observed, now);
+  // A cluster state the last render did not see, or a NoExecute toleration it noted that has run out since: what can
+  // be placed on the clusters whose state moved renders again (every template when the last state cannot be read
+  // again). A source commit rendered first must do the same, or its trailers would record the new state and clock
+  // with nothing evicted.
+  const stateMoves =
+    previousOutput !== null && clusterStateMoved(previousTrailers, observed, now)
+      ? await clusterStateMovesSince(repo, previousTrailers, observed, now)
+      : undefined;
 
   // After a held render the output still shows the last good source: diff from that, as if the hold never happened.
   const lastGoodSource = previousOutput ? (previousTrailers[LAST_GOOD_TRAILER] ?? previousSource) : undefined;
@@ -173,7 +179,7 @@ export async function renderRevision(
   let loaded: LoadedSource;
   try {
     loaded =
-      (rerender && again === 'all') || autoscaleMoves === 'all' || stateMoved
+      (rerender && again === 'all') || autoscaleMoves === 'all' || stateMoves === 'all'
         ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
         : await loadSource(
             repo,
@@ -182,6 +188,7 @@ export async function renderRevision(
               ? {
                   tree: previous.sourceTree,
                   index,
+                  ...(stateMoves ? { clustersMoved: stateMoves } : {}),
                   ...(headTree
                     ? {
                         keptResults: (
@@ -339,8 +346,8 @@ export async function renderRevision(
     };
     const stateChanged =
       autoscaleMoved ||
-      state.key !== (previousTrailers['Cluster-State'] ?? '') ||
-      (state.check ?? '') !== (previousTrailers['Failover-Check'] ?? '');
+      state.key !== (previousTrailers[CLUSTER_STATE_TRAILER] ?? '') ||
+      (state.check ?? '') !== (previousTrailers[FAILOVER_CHECK_TRAILER] ?? '');
     if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
@@ -407,6 +414,7 @@ export async function renderRevision(
           state,
           retried: [...retried.values()],
           autoscaleMoves: autoscaleLines,
+          stateMoved: stateMoves !== undefined,
         },
         rescheduledTemplates(out.explanations),
         loaded.tools,
@@ -503,8 +511,8 @@ async function holdSource(
   // not taken for a change that needs another render.
   const previousTrailers = commitTrailers(previousOutput);
   const kept = [
-    'Cluster-State',
-    'Failover-Check',
+    CLUSTER_STATE_TRAILER,
+    FAILOVER_CHECK_TRAILER,
     'Graceful-Evictions',
     PENDING_BINDINGS_TRAILER,
     AUTOSCALED_TRAILER,

@@ -112,15 +112,17 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
 
 /**
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
- * those it was rendered with, or a NoExecute toleration it noted has run out ('all'); or an autoscaler decided another
- * count for a workload, or it holds graceful eviction tasks, which may end now that replacements report healthy,
+ * those it was rendered with, or a NoExecute toleration it noted has run out (what those clusters reach, which
+ * renderRevision finds); an autoscaler decided another count for a workload ('all' when the last decisions cannot be
+ * read again); or it holds graceful eviction tasks, which may end now that replacements report healthy,
  * pending bindings the cluster state may now let fit, or applications Unhealthy for longer than their
  * failover.application tolerates (those templates only; no commit when nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = commitTrailers(info);
   const now = (target.now ?? (() => new Date()))();
-  if (clusterStateMoved(trailers, target.clusterStatus!, now)) return 'all';
+  // renderRevision finds which clusters' state moved, and what they reach.
+  const stateMoved = clusterStateMoved(trailers, target.clusterStatus!, now);
   // A FederatedHPA decided another count: its workload renders again (all of them when the last render's decisions
   // cannot be read again).
   const autoscaled = await readAutoscaledReplicas(repo, target.statusCommit ?? null);
@@ -135,7 +137,7 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
     !trailers[PENDING_BINDINGS_TRAILER] &&
     !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit)
   )
-    return keys.size > 0 ? keys : undefined;
+    return keys.size > 0 || stateMoved ? keys : undefined;
   const index = await openOutputIndex(repo, info.tree);
   if (trailers['Graceful-Evictions']) for (const key of index?.evictingTemplates() ?? []) keys.add(key);
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
@@ -143,7 +145,7 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
   if (target.statusCommit)
     for (const [key, at] of await readApplicationFailoverDeadlines(repo, index, trailers, target.statusCommit))
       if (at <= now.getTime()) keys.add(key);
-  return keys.size > 0 ? keys : undefined;
+  return keys.size > 0 || stateMoved ? keys : undefined;
 }
 
 /**

@@ -5,7 +5,11 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
-import { APPLICATION_FAILOVER_TRAILER, PENDING_BINDINGS_TRAILER } from '../branches/rendered/trailers.ts';
+import {
+  APPLICATION_FAILOVER_TRAILER,
+  FAILOVER_CHECK_TRAILER,
+  PENDING_BINDINGS_TRAILER,
+} from '../branches/rendered/trailers.ts';
 import { readApplicationFailoverDeadlines } from '../outputs/readApplicationFailoverDeadlines.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
@@ -75,7 +79,7 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
   const trailers = parseTrailers(output.message);
   const last = await lastFlotillaRender(repo, output, trailers);
   const retry = await readRetry(repo, last, observed);
-  const check = trailers['Failover-Check'] ? Date.parse(trailers['Failover-Check']) : NaN;
+  const check = trailers[FAILOVER_CHECK_TRAILER] ? Date.parse(trailers[FAILOVER_CHECK_TRAILER]) : NaN;
   const failing = await readApplicationFailover(repo, last, opts.statusRef);
   if (failing !== undefined) deadlines.push({ at: failing, kind: 'full', reason: 'application-failover' });
   if (Number.isFinite(check)) deadlines.push({ at: check, kind: 'full', reason: 'failover-check' });

@@ -1,16 +1,13 @@
 // verify on output commits that depend on more than the source: failover re-renders (cluster state from the status
 // branch, an injected clock), renders from a --cluster-status map, and held SOURCE_EMPTY commits.
-import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { stringify } from 'yaml';
-import type { ObservedCluster } from '../../src/api/cluster.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { NOT_REPRODUCIBLE_EXIT, verifyCommand } from '../../src/commands/verifyCommand.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
-import { at, notReadyCluster as down } from '../helpers/failoverState.ts';
+import { at, commitStatus, notReadyCluster as down } from '../helpers/failoverState.ts';
 import { commonOptions } from '../plans/helpers/runCommand.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
@@ -23,46 +20,6 @@ test.after(() => {
 
 /** The nginx sample (Divided 1:1 over member1 and member2), tolerating no NoExecute taint. */
 const nginxRepo = () => makeConfigRepoWith(repos, nginxSample(), 'nginx, weighted 1:1');
-
-/** Commits cluster files to flotilla/status with git's plumbing, as the status writer would lay them out. */
-function commitStatus(r: ConfigRepo, clusters: Record<string, ObservedCluster>): string {
-  const git = (args: string[], input?: string) =>
-    execFileSync('git', args, {
-      cwd: r.dir,
-      encoding: 'utf8',
-      ...(input !== undefined ? { input } : {}),
-      env: {
-        ...process.env,
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_AUTHOR_NAME: 'Flotilla',
-        GIT_AUTHOR_EMAIL: 'f@localhost',
-        GIT_COMMITTER_NAME: 'Flotilla',
-        GIT_COMMITTER_EMAIL: 'f@localhost',
-      },
-    }).trim();
-  const entries = Object.entries(clusters).map(([name, o]) => {
-    const file = {
-      apiVersion: 'cluster.karmada.io/v1alpha1',
-      kind: 'Cluster',
-      metadata: { name },
-      ...(o.taints ? { spec: { taints: o.taints } } : {}),
-      status: o.status ?? {},
-    };
-    return `100644 blob ${git(['hash-object', '-w', '--stdin'], stringify(file))}\t${name}.yaml\n`;
-  });
-  const folder = git(['mktree'], entries.join(''));
-  const root = git(['mktree'], `040000 tree ${folder}\tclusters\n`);
-  const parent = (() => {
-    try {
-      return git(['rev-parse', '--verify', '-q', 'refs/heads/flotilla/status']);
-    } catch {
-      return '';
-    }
-  })();
-  const commit = git(['commit-tree', root, ...(parent ? ['-p', parent] : []), '-m', 'status']);
-  git(['update-ref', 'refs/heads/flotilla/status', commit]);
-  return commit;
-}
 
 /** An intruder's commit on the rendered branch changing one manifest. */
 function handEdit(r: ConfigRepo, path: string): void {

@@ -26,6 +26,12 @@ export const AUTOSCALED_TRAILER = 'Autoscaled-Replicas';
  */
 export const RENDER_TOOLS_TRAILER = 'Render-Tools';
 
+/** Trailer of an output commit rendered while clusters had managed taints: a short hash of them (outputs/clusterState.ts). */
+export const CLUSTER_STATE_TRAILER = 'Cluster-State';
+
+/** Trailer of an output commit with a NoExecute toleration running: when the first runs out, the next render is due. */
+export const FAILOVER_CHECK_TRAILER = 'Failover-Check';
+
 /**
  * Trailer of an output commit whose render read cluster state, template health or autoscaler decisions: the status
  * commit it read them from, or one of the two values below.
