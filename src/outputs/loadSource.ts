@@ -375,6 +375,7 @@ async function loadIncremental(
   await index.load({ templates: model.templates.keys() });
   const placementOnly = new Map<string, IndexEntry>();
   const overrideReaders = new Map<string, IndexEntry>();
+  const moved = clustersMoved ? movedClusters(model, clustersMoved) : undefined;
   const affected = affectedByChange({
     index,
     model,
@@ -387,13 +388,13 @@ async function loadIncremental(
         : {}),
     placementOnly,
     overrideReaders,
-    ...(clustersMoved ? { clustersMoved: movedClusters(model, clustersMoved) } : {}),
+    ...(moved ? { clustersMoved: moved } : {}),
   });
   for (const key of rescopedKeys) affected.add(key);
   for (const [key, t] of model.templates) if (reschemed.has(kindKey(t.ref))) affected.add(key);
-  // Whose files on the other clusters stand (renderTemplates): not after a move of cluster state, which may place anything.
-  const onlyClustersChanged =
-    changedUnits.size > 0 || clustersMoved ? null : clustersOnly(changed, touched, oldVersions);
+  // Clusters alone changed, in Git or in their state: a template's files on the others stand while its replicas there
+  // do (renderTemplates).
+  const onlyClustersChanged = changedUnits.size > 0 ? null : changedClusters(changed, touched, oldVersions, moved);
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
   const shrunk = new Map<string, ShrunkResult>();
   const followed = new Map<string, readonly string[]>();
@@ -631,6 +632,19 @@ function movedClusters(model: ConfigModel, moves: ClusterStateMoves): Cluster[] 
         (moves.noExecuteDue && (c.object.spec.taints ?? []).some((t) => t.effect === 'NoExecute')),
     )
     .map((c) => c.object);
+}
+
+/** The clusters changed, when nothing else did: those clustersOnly finds in the files, and those whose state moved. */
+function changedClusters(
+  changed: readonly TreeChange[],
+  now: ReadonlyMap<string, FileObjects | null>,
+  old: readonly FileObjects[],
+  moved: readonly Cluster[] | undefined,
+): ReadonlySet<string> | null {
+  if (!moved) return clustersOnly(changed, now, old);
+  const inGit = changed.length === 0 ? new Set<string>() : clustersOnly(changed, now, old);
+  if (!inGit || inGit.size + moved.length === 0) return null;
+  return new Set([...inGit, ...moved.map((c) => c.metadata.name)]);
 }
 
 function clustersOnly(
