@@ -2,7 +2,7 @@
 // sync can tell whether it must render again: a key of the controller-managed taints, and the next time a NoExecute
 // toleration runs out; and, read again from the status commit a render recorded, which clusters' state moved since.
 import { createHash } from 'node:crypto';
-import type { ObservedCluster } from '../api/cluster.ts';
+import type { ObservedCluster, Taint } from '../api/cluster.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { formatTime } from '../time/formatTime.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
@@ -34,13 +34,36 @@ function managedTaints(cluster: ObservedCluster | undefined): string {
 }
 
 /**
- * Which clusters a render must look at again because their state moved outside Git: those whose managed taints differ
- * from the state the last render read, and, when a NoExecute toleration it noted ran out (`noExecuteDue`), every
+ * Which clusters a render must look at again because their state moved outside Git: those whose managed taints moved
+ * since the state the last render read in a way that can move workloads (taintsMoveWorkloads), and, when a NoExecute toleration it noted ran out (`noExecuteDue`), every
  * cluster with a NoExecute taint (the observed ones here; loadSource adds those Git gives).
  */
 export interface ClusterStateMoves {
   clusters: ReadonlySet<string>;
   noExecuteDue: boolean;
+}
+
+/**
+ * Whether a cluster's managed taints going from `before` to `after` can move anything already scheduled: a NoExecute
+ * taint came, went or restarted its clock (the taint manager), or a NoSchedule taint went (what it kept off may fit
+ * now). A NoSchedule taint added keeps nothing off a cluster a binding already targets (Karmada's TaintToleration
+ * filter skips those), PreferNoSchedule is not filtered at all, and a render schedules what it renders for other
+ * reasons with the new taints anyway. Pure.
+ */
+export function taintsMoveWorkloads(before: readonly Taint[], after: readonly Taint[]): boolean {
+  const noExecute = (taints: readonly Taint[]) =>
+    taints
+      .filter((t) => t.effect === 'NoExecute')
+      .map((t) => `${taintIdentity(t)}@${t.timeAdded ?? ''}`)
+      .sort()
+      .join(',');
+  if (noExecute(before) !== noExecute(after)) return true;
+  const kept = new Set(after.filter((t) => t.effect === 'NoSchedule').map(taintIdentity));
+  return before.some((t) => t.effect === 'NoSchedule' && !kept.has(taintIdentity(t)));
+}
+
+function taintIdentity(t: Taint): string {
+  return `${t.key}=${t.value ?? ''}:${t.effect}`;
 }
 
 /**
@@ -65,7 +88,7 @@ export async function clusterStateMovesSince(
   if (!before || clusterStateKey(before) !== recorded) return 'all';
   const clusters = new Set<string>();
   for (const name of new Set([...before.keys(), ...observed.keys()]))
-    if (managedTaints(before.get(name)) !== managedTaints(observed.get(name))) clusters.add(name);
+    if (taintsMoveWorkloads(before.get(name)?.taints ?? [], observed.get(name)?.taints ?? [])) clusters.add(name);
   const check = trailers[FAILOVER_CHECK_TRAILER];
   const noExecuteDue = check !== undefined && Date.parse(check) <= now.getTime();
   if (noExecuteDue)

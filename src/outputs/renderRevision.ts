@@ -188,7 +188,10 @@ export async function renderRevision(
               ? {
                   tree: previous.sourceTree,
                   index,
-                  ...(stateMoves ? { clustersMoved: stateMoves } : {}),
+                  // Taints that move nothing already scheduled (a NoSchedule one added) reach no template.
+                  ...(stateMoves && (stateMoves.clusters.size > 0 || stateMoves.noExecuteDue)
+                    ? { clustersMoved: stateMoves }
+                    : {}),
                   ...(headTree
                     ? {
                         keptResults: (

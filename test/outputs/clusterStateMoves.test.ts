@@ -7,7 +7,8 @@ import { refKey } from '../../src/api/kinds.ts';
 import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { CLUSTER_STATE_TRAILER, CLUSTER_STATUS_TRAILER } from '../../src/branches/rendered/trailers.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { clusterStateKey, clusterStateMovesSince } from '../../src/outputs/clusterState.ts';
+import { clusterStateKey, clusterStateMovesSince, taintsMoveWorkloads } from '../../src/outputs/clusterState.ts';
+import type { Taint } from '../../src/api/cluster.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { configMap, configMapPolicy, makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
 import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
@@ -44,8 +45,21 @@ test('a cluster going NotReady, its toleration running out and its coming back e
   await sync(0);
   assert.is(replicas(r, 'member2'), 1);
 
+  // member3 cordoned (unschedulable:NoSchedule): nothing already placed moves, and nothing is rendered.
+  const cordoned = {
+    taints: [
+      { key: 'cluster.karmada.io/unschedulable', effect: 'NoSchedule' as const, timeAdded: '2026-11-29T15:00:10Z' },
+    ],
+  };
+  commitStatus(r, { member3: cordoned });
+  const cordon = (await sync(20)).reports;
+  assert.is(cordon.length, 1, 'a new state is recorded');
+  assert.is(cordon[0]!.full, false);
+  assert.is(cordon[0]!.explanations.size, 0, 'no template rendered');
+  assert.ok(r.ls('flotilla/rendered').includes('clusters/member3/other/configmap_elsewhere.yaml'));
+
   // member2 NotReady since 15:00:30, tainted not-ready:NoSchedule and NoExecute: tolerated, nothing moves yet.
-  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
+  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z'), member3: cordoned });
   const tainted = (await sync(31)).reports;
   assert.is(tainted.length, 1, 'the taints changed: rendered again');
   assert.is(tainted[0]!.full, false, 'not every template');
@@ -62,17 +76,31 @@ test('a cluster going NotReady, its toleration running out and its coming back e
   assert.is(replicas(r, 'member1'), 2);
 
   // member2 is back, untainted.
-  commitStatus(r, { member2: {} });
+  commitStatus(r, { member2: {}, member3: cordoned });
   const back = (await sync(120)).reports;
   assert.is(back.length, 1);
   assert.is(back[0]!.full, false);
   assert.match(
     r.git('log', '-1', '--format=%s', 'flotilla/rendered'),
-    /^Cluster state: every cluster Ready and untainted/,
+    /^Cluster state: member3 taints cluster\.karmada\.io\/unschedulable:NoSchedule$/,
   );
 
   const verified = await verifyOutput(repo, { outputRef: OUT });
   assert.ok(verified.ok, JSON.stringify(verified));
+});
+
+test('taints move workloads when a NoExecute one comes, goes or restarts, or a NoSchedule one goes; not when a NoSchedule one comes', () => {
+  const noSchedule: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: 'T1' };
+  const noExecute: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: 'T1' };
+  const prefer: Taint = { key: 'maintenance', effect: 'PreferNoSchedule' };
+  assert.not.ok(taintsMoveWorkloads([], [noSchedule]), 'NoSchedule added');
+  assert.not.ok(taintsMoveWorkloads([noSchedule], [{ ...noSchedule, timeAdded: 'T2' }]), 'its time only');
+  assert.not.ok(taintsMoveWorkloads([], [prefer]), 'PreferNoSchedule is never filtered');
+  assert.ok(taintsMoveWorkloads([noSchedule], []), 'NoSchedule gone');
+  assert.ok(taintsMoveWorkloads([noSchedule], [{ ...noSchedule, key: 'cluster.karmada.io/unreachable' }]), 'replaced');
+  assert.ok(taintsMoveWorkloads([], [noExecute]), 'NoExecute added');
+  assert.ok(taintsMoveWorkloads([noExecute], []), 'NoExecute gone');
+  assert.ok(taintsMoveWorkloads([noExecute], [{ ...noExecute, timeAdded: 'T2' }]), 'its toleration clock restarts');
 });
 
 test('the clusters whose managed taints moved; every template when the state the last render read cannot be read again', async () => {
