@@ -34,13 +34,14 @@ import { measureKustomize, type KustomizeFigures } from './kustomizeOverlays.ts'
 import { measurePushToApplied } from './pushToApplied.ts';
 import { measureHugeDivision, measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
 import { formatSummary, summarizeProfile, type CpuProfile } from './summarizeProfile.ts';
-import { formatTable, judge, perFileFigures, steadyFigures, type Figures } from './figures.ts';
+import { clusterStateFigures, formatTable, judge, perFileFigures, steadyFigures, type Figures } from './figures.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Set by scripts/bench/shippedCode.mjs (npm run bench): the product's modules are the built ones.
 const SHIPPED_CODE = process.env.FLOTILLA_BENCH_DIST_BUILT === '1';
 const SOURCE_REF = 'refs/heads/main';
 const OUTPUT_REF = 'refs/heads/flotilla/rendered';
+const STATUS_REF = 'refs/heads/flotilla/status';
 const EPOCH = 1_700_000_000;
 
 const { values } = parseArgs({
@@ -175,6 +176,45 @@ try {
   const noopCommits = countCommits(repoDir, OUTPUT_REF) - before;
   progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
 
+  // 4b. A cluster's state moving on the status branch, as the status side writes it: NotReady (Karmada's cluster
+  //     controller taints it not-ready:NoSchedule), then a ClusterTaintPolicy's not-ready:NoExecute evicting what runs
+  //     there, then Ready again. Each a sync of its own on a freshly opened repository.
+  // The first clusters', the one holding most manifests: a cluster's failure is felt where things run.
+  const manifestsOn = (name: string) => {
+    try {
+      return git(repoDir, ['ls-tree', '-r', '--name-only', `${OUTPUT_REF}:clusters/${name}`]).split('\n').length;
+    } catch {
+      return 0; // nothing on it: no folder
+    }
+  };
+  const stateCluster = fleet.clusters
+    .slice(0, 5)
+    .map((c) => ({ name: c.metadata.name, manifests: manifestsOn(c.metadata.name) }))
+    .reduce((a, b) => (b.manifests > a.manifests ? b : a)).name;
+  const stateSyncs = {} as Record<'not_ready' | 'no_execute' | 'ready_again', SyncFigure>;
+  const states: ['not_ready' | 'no_execute' | 'ready_again', string, Record<string, string>[]][] = [
+    ['not_ready', 'NotReady', [{ effect: 'NoSchedule' }]],
+    ['no_execute', 'NotReady and tainted NoExecute', [{ effect: 'NoSchedule' }, { effect: 'NoExecute' }]],
+    ['ready_again', 'Ready again', []],
+  ];
+  for (const [name, what, taints] of states) {
+    await importCommit(
+      repoDir,
+      {
+        ref: STATUS_REF,
+        ...(name === 'not_ready' ? {} : { from: `${STATUS_REF}^0` }),
+        message: `bench: ${stateCluster} ${what}\n`,
+        time: (time += 60),
+        files: [[`clusters/${stateCluster}.yaml`, clusterStatusFile(stateCluster, taints, new Date(time * 1000))]],
+      },
+      scratch,
+    );
+    stateSyncs[name] = await timedSync(await openRepo(repoDir), undefined);
+    progress(
+      `sync after ${stateCluster} ${what} (status branch): ${stateSyncs[name].seconds.toFixed(3)} s, ${stateSyncs[name].summary}`,
+    );
+  }
+
   // 5. The yardstick: native fast-import writing the cold render's output tree into a fresh repo.
   //    At XL the output (some GB) is not read into this process: git fast-export writes the stream to the file.
   t = performance.now();
@@ -275,6 +315,7 @@ try {
     ),
     noop_commits: noopCommits,
     noop_sync_s: noop.seconds,
+    ...clusterStateFigures(cold.report, stateSyncs),
     schedule_bindings_per_s: sched.perSecond,
     schedule_bindings_per_cpu_s: sched.perCpuSecond,
     schedule_huge_replicas_ms: hugeDivisionMs,
@@ -342,6 +383,16 @@ interface SyncFigure {
   cpuSeconds: number;
   filesWritten: number;
   summary: string;
+}
+
+/** A cluster's file on the status branch: Ready, or NotReady with the not-ready taints of the given effects. */
+function clusterStatusFile(name: string, taints: Record<string, string>[], at: Date): string {
+  const since = at.toISOString().replace(/\.\d+Z$/, 'Z');
+  const ready = taints.length === 0;
+  const spec = ready
+    ? ''
+    : `spec:\n  taints:\n${taints.map((t) => `    - {key: cluster.karmada.io/not-ready, effect: ${t.effect}, timeAdded: "${since}"}\n`).join('')}`;
+  return `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${name}\n${spec}status:\n  conditions:\n    - {type: Ready, status: "${ready ? 'True' : 'False'}", reason: ${ready ? 'ClusterReady' : 'ClusterNotReachable'}, lastTransitionTime: "${since}"}\n`;
 }
 
 async function timedSync(repo: GitRepo, profileFile: string | undefined): Promise<SyncFigure> {

@@ -69,6 +69,17 @@ export interface Figures {
   sync_one_unit_vs_cpu_budget: number | null;
   noop_commits: number;
   noop_sync_s: number;
+  /**
+   * A cluster's state on the status branch, a sync each: NotReady (not-ready:NoSchedule, which moves nothing already
+   * scheduled), then not-ready:NoExecute too (its workloads evicted), then Ready again; the files each writes, and the
+   * NoExecute one against the budget.
+   */
+  sync_cluster_not_ready_s: number;
+  sync_cluster_no_execute_s: number;
+  sync_cluster_no_execute_files: number;
+  sync_cluster_no_execute_vs_budget: number;
+  sync_cluster_ready_again_s: number;
+  sync_cluster_ready_again_files: number;
   schedule_bindings_per_s: number;
   /** The same per second of CPU time: steadier than wall time on a shared machine. */
   schedule_bindings_per_cpu_s: number;
@@ -231,6 +242,22 @@ export function steadyFigures(
   return out as Pick<Figures, `sync_one_${SteadyKind}_warm_s` | `sync_one_${SteadyKind}_warm_vs_budget`>;
 }
 
+/** The cluster-state syncs' figures (bench step 4b): seconds, files, and the eviction against its budget. */
+export function clusterStateFigures(
+  cold: { seconds: number; filesWritten: number },
+  syncs: Record<'not_ready' | 'no_execute' | 'ready_again', SyncFigure>,
+): Pick<Figures, `sync_cluster_${string}` & keyof Figures> {
+  const perFile = coldSecondsPerFile(cold.seconds, cold.filesWritten);
+  return {
+    sync_cluster_not_ready_s: syncs.not_ready.seconds,
+    sync_cluster_no_execute_s: syncs.no_execute.seconds,
+    sync_cluster_no_execute_files: syncs.no_execute.filesWritten,
+    sync_cluster_no_execute_vs_budget: syncs.no_execute.seconds / syncBudget(syncs.no_execute.filesWritten, perFile),
+    sync_cluster_ready_again_s: syncs.ready_again.seconds,
+    sync_cluster_ready_again_files: syncs.ready_again.filesWritten,
+  };
+}
+
 /** The per-file figures and each sync against its budget (wall and CPU), from the syncs' seconds and files written. */
 export function perFileFigures(
   cold: { seconds: number; cpuSeconds: number; filesWritten: number },
@@ -304,6 +331,12 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_one_unit_vs_cpu_budget', '×, CPU'],
   ['noop_commits', ''],
   ['noop_sync_s', 's'],
+  ['sync_cluster_not_ready_s', 's, status branch'],
+  ['sync_cluster_no_execute_s', 's, status branch'],
+  ['sync_cluster_no_execute_files', 'files'],
+  ['sync_cluster_no_execute_vs_budget', '×'],
+  ['sync_cluster_ready_again_s', 's, status branch'],
+  ['sync_cluster_ready_again_files', 'files'],
   ['schedule_bindings_per_s', '/s'],
   ['schedule_bindings_per_cpu_s', '/CPU s'],
   ['schedule_huge_replicas_ms', 'ms, 2147483647 replicas'],
