@@ -6,7 +6,8 @@ import { describeRef, parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readAutoscaledReplicas, type AutoscaledEntry } from '../branches/status/autoscalerDecisions.ts';
-import { AUTOSCALED_TRAILER, CLUSTER_STATUS_TRAILER } from '../branches/rendered/trailers.ts';
+import { AUTOSCALED_TRAILER } from '../branches/rendered/trailers.ts';
+import { readRecordedState } from './recordedState.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { GitRepo } from '../commits/types.ts';
 
@@ -70,14 +71,14 @@ export async function autoscaleMovesSince(
   autoscaled: AutoscaledReplicas,
 ): Promise<{ before: AutoscaledReplicas; moved: ReadonlySet<string> } | 'all'> {
   const recorded = trailers[AUTOSCALED_TRAILER] ?? '';
-  const state = trailers[CLUSTER_STATUS_TRAILER];
-  const before =
-    recorded === ''
-      ? new Map<string, AutoscaledEntry>()
-      : state && /^[0-9a-f]{40}$/.test(state)
-        ? await readAutoscaledReplicas(repo, state).catch(() => null)
-        : null;
-  if (!before || autoscaledKey(before) !== recorded) return 'all';
+  const before = await readRecordedState<AutoscaledReplicas>(
+    trailers,
+    recorded,
+    new Map(),
+    (commit) => readAutoscaledReplicas(repo, commit),
+    autoscaledKey,
+  );
+  if (!before) return 'all';
   const moved = movedAutoscaledKeys(before, autoscaled);
   // Keys of different decisions are different sets: an empty difference would mean the record lies.
   return moved.size > 0 || autoscaledKey(autoscaled) === recorded ? { before, moved } : 'all';

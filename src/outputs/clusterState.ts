@@ -7,11 +7,8 @@ import type { ConfigModel } from '../api/model.ts';
 import { formatTime } from '../time/formatTime.ts';
 import { effectiveTaints } from '../taints/clusterTaints.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
-import {
-  CLUSTER_STATE_TRAILER,
-  CLUSTER_STATUS_TRAILER,
-  FAILOVER_CHECK_TRAILER,
-} from '../branches/rendered/trailers.ts';
+import { CLUSTER_STATE_TRAILER, FAILOVER_CHECK_TRAILER } from '../branches/rendered/trailers.ts';
+import { readRecordedState } from './recordedState.ts';
 import type { GitRepo } from '../commits/types.ts';
 
 /**
@@ -77,15 +74,14 @@ export async function clusterStateMovesSince(
   observed: ReadonlyMap<string, ObservedCluster>,
   now: Date,
 ): Promise<ClusterStateMoves | 'all'> {
-  const recorded = trailers[CLUSTER_STATE_TRAILER] ?? '';
-  const from = trailers[CLUSTER_STATUS_TRAILER];
-  const before =
-    recorded === ''
-      ? new Map<string, ObservedCluster>()
-      : from && /^[0-9a-f]{40}$/.test(from)
-        ? await readObservedClusters(repo, from).catch(() => null)
-        : null;
-  if (!before || clusterStateKey(before) !== recorded) return 'all';
+  const before = await readRecordedState<ReadonlyMap<string, ObservedCluster>>(
+    trailers,
+    trailers[CLUSTER_STATE_TRAILER] ?? '',
+    new Map(),
+    (commit) => readObservedClusters(repo, commit),
+    clusterStateKey,
+  );
+  if (!before) return 'all';
   const clusters = new Set<string>();
   for (const name of new Set([...before.keys(), ...observed.keys()]))
     if (taintsMoveWorkloads(before.get(name)?.taints ?? [], observed.get(name)?.taints ?? [])) clusters.add(name);
