@@ -88,8 +88,9 @@ export interface RenderTarget {
 }
 
 /**
- * Why the same source commit is rendered again: the cluster state changed ('all' templates), or graceful eviction
- * tasks may end (those templates only).
+ * What of the same source commit renders again: every template ('all': the decisions the last render used cannot be
+ * read again), or these (autoscaled, graceful eviction tasks that may end, pending bindings, application failover),
+ * with what the clusters whose state moved reach, which renderRevision finds itself.
  */
 export type RenderAgain = 'all' | ReadonlySet<string>;
 
