@@ -74,6 +74,8 @@ export interface PreviousRender {
    * would reach renders, as if they had changed there.
    */
   clustersMoved?: ClusterStateMoves;
+  /** Every Helm and Kustomize unit runs again, as if each had changed (the tools did). */
+  everyUnit?: boolean;
   /**
    * Of the templates a cluster-only change reaches only through their placement (candidates, with their index
    * entries), those whose last scheduling result stands (outputs/steadyResults.ts): they are not read or rendered.
@@ -180,7 +182,7 @@ async function loadIncremental(
     { tree: previous.tree, changes },
     { maxEntries: sourceTreeEntries(limits) },
   );
-  const changedUnits = new Set<SourceUnit>();
+  const changedUnits = new Set<SourceUnit>(previous.everyUnit ? layout.units : []);
   for (const c of changes) for (const unit of unitsReading(layout.units, c.path)) changedUnits.add(unit);
   // A folder can become a unit, or stop being one, without a change of its own (an overlay naming it as a base came or
   // went): it renders, or its objects go.

@@ -39,7 +39,7 @@ import { renderTemplates, type TemplateExplanation } from '../works/renderTempla
 import { buildOutputMessage, LISTED_PATHS, type ClusterChanges } from './outputMessage.ts';
 import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { holdsKarmadaObjects } from './karmadaFiles.ts';
-import { loadSource, type LoadedSource } from './loadSource.ts';
+import { loadSource, type LoadedSource, type PreviousRender } from './loadSource.ts';
 import type { RenderHistory } from './lastGoodKarmada.ts';
 import { sourceLimitsOf, sourceTooLarge, type RenderLimits } from './sourceLimits.ts';
 import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
@@ -177,46 +177,40 @@ export async function renderRevision(
   const history: RenderHistory | null = previousOutput
     ? { from: previousOutput.oid, ...(outputIndex ? { karmadaFiles: outputIndex.karmadaFiles() } : {}) }
     : null;
+  const incremental: PreviousRender | null =
+    (rerender && again === 'all') || autoscaleMoves === 'all' || stateMoves === 'all' || !previous
+      ? null
+      : {
+          tree: previous.sourceTree,
+          index,
+          // Taints that move nothing already scheduled (a NoSchedule one added) reach no template.
+          ...(stateMoves && (stateMoves.clusters.size > 0 || stateMoves.noExecuteDue)
+            ? { clustersMoved: stateMoves }
+            : {}),
+          ...(headTree
+            ? {
+                keptResults: (
+                  m: ConfigModel,
+                  candidates: SteadyCandidates,
+                  changed: ReadonlySet<string>,
+                  reached: ReadonlySet<string>,
+                ) =>
+                  readSteadyResults(
+                    repo,
+                    headTree,
+                    candidates,
+                    steadyView(withClusterStatus(m, observed), now),
+                    changed,
+                    { index, affected: reached },
+                  ),
+              }
+            : {}),
+        };
   let loaded: LoadedSource;
   try {
-    loaded =
-      (rerender && again === 'all') || autoscaleMoves === 'all' || stateMoves === 'all'
-        ? await loadSource(repo, source.tree, null, undefined, sourceLimits, history)
-        : await loadSource(
-            repo,
-            source.tree,
-            previous
-              ? {
-                  tree: previous.sourceTree,
-                  index,
-                  // Taints that move nothing already scheduled (a NoSchedule one added) reach no template.
-                  ...(stateMoves && (stateMoves.clusters.size > 0 || stateMoves.noExecuteDue)
-                    ? { clustersMoved: stateMoves }
-                    : {}),
-                  ...(headTree
-                    ? {
-                        keptResults: (
-                          m: ConfigModel,
-                          candidates: SteadyCandidates,
-                          changed: ReadonlySet<string>,
-                          reached: ReadonlySet<string>,
-                        ) =>
-                          readSteadyResults(
-                            repo,
-                            headTree,
-                            candidates,
-                            steadyView(withClusterStatus(m, observed), now),
-                            changed,
-                            { index, affected: reached },
-                          ),
-                      }
-                    : {}),
-                }
-              : null,
-            alsoAffected,
-            sourceLimits,
-            history,
-          );
+    loaded = incremental
+      ? await loadSource(repo, source.tree, incremental, alsoAffected, sourceLimits, history)
+      : await loadSource(repo, source.tree, null, undefined, sourceLimits, history);
   } catch (err) {
     // A tree past the bound is held whole, as an empty one: the clusters keep the last good render, and the next
     // commit diffs from that source, not from this one. With no render before it there is nothing to keep: the pass
@@ -236,15 +230,23 @@ export async function renderRevision(
     );
   }
   // Other Helm or Kustomize versions than the last render's (an upgrade, another machine): an incremental load kept
-  // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. All run again.
+  // the unchanged units' outputs of the old ones, which verify, replaying with these, would not find. Every unit runs
+  // again, and what it outputs renders; the plain files' templates are the tools' no more than before.
   if (
-    previous &&
+    incremental &&
     !loaded.full &&
     loaded.tools !== undefined &&
     previousTrailers[RENDER_TOOLS_TRAILER] !== undefined &&
     previousTrailers[RENDER_TOOLS_TRAILER] !== loaded.tools
   )
-    loaded = await loadSource(repo, source.tree, null, undefined, sourceLimits, history);
+    loaded = await loadSource(
+      repo,
+      source.tree,
+      { ...incremental, everyUnit: true },
+      alsoAffected,
+      sourceLimits,
+      history,
+    );
   // Which decisions moved, for the commit message.
   const autoscaleLines = autoscaleMoved
     ? describeAutoscaleMoves(

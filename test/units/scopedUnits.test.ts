@@ -32,9 +32,10 @@ async function againstColdRender(r: ConfigRepo): Promise<string[]> {
   const paths = new Set([...r.ls('flotilla/rendered'), ...r.ls('cold')]);
   const read = (ref: string, path: string) => (r.ls(ref).includes(path) ? maskRenderStamps(r.show(ref, path)) : null);
   const fromNothing = [...paths].filter((path) => read('flotilla/rendered', path) !== read('cold', path));
-  // The previous output, its Render-Tools trailer changed: the next render reads every unit and file again.
+  // The previous output, said to be rendered with managed taints from a cluster-status file (which no render can read
+  // again): the next render reads every unit and file again.
   const previous = r.git('rev-parse', 'flotilla/rendered~1');
-  const message = r.git('log', '-1', '--format=%B', previous).replace(/^Render-Tools: .*$/m, 'Render-Tools: helm v0');
+  const message = `${r.git('log', '-1', '--format=%B', previous).trimEnd()}\nCluster-State: 0123456789abcdef\nCluster-Status: file\n`;
   const parents = r.git('log', '-1', '--format=%P', previous).split(' ').filter(Boolean);
   const copy = r.git(
     '-c',

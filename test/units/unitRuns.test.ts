@@ -131,7 +131,8 @@ test('after the tools change, the next render runs every unit with the new ones,
   writeFileSync(path.join(upgraded, 'versions.json'), JSON.stringify({ helm: 'v3.17.3', kustomize: 'v5.5.0' }));
   configureToolSearch({ pinnedDir: upgraded });
   r.commit({ 'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n' }, 'unrelated');
-  await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT });
+  const [upgrade] = (await syncRepo(await openRepo(r.dir), { sourceRef: SOURCE, outputRef: OUT })).reports;
+  assert.is(upgrade!.full, false, 'the units run again, not every template');
   assert.match(r.git('log', '-1', '--format=%B', 'flotilla/rendered'), /\nRender-Tools: helm v3\.17\.3\n/);
   assert.match(r.show('flotilla/rendered', deployment), /\n {2}replicas: 3\n/);
   const report = await verifyOutput(await openRepo(r.dir), { outputRef: OUT });
