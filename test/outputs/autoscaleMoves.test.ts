@@ -4,7 +4,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { refKey } from '../../src/api/kinds.ts';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import {
   autoscalerPath,
   serializeAutoscalerDecision,
@@ -25,6 +24,7 @@ import {
   weightedPolicy,
   type ConfigRepo,
 } from '../helpers/fleet.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const repos: ConfigRepo[] = [];
@@ -128,8 +128,7 @@ test('a moved decision renders its workload and what follows it alone, as a rend
   assert.is(replicas('member1') + replicas('member2'), 2);
   assert.match(r.show('flotilla/rendered', 'clusters/member1/default/deployment.apps_api.yaml'), /nginx:1\.28/);
 
-  const verified = await verifyOutput(repo, { outputRef: OUT });
-  assert.ok(verified.ok, JSON.stringify(verified));
+  await assertVerifies(r);
 });
 
 test('the decisions that moved: count, autoscaler or the Git count they hold for; every template when the last ones cannot be read', async () => {

@@ -4,13 +4,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { refKey } from '../../src/api/kinds.ts';
-import { verifyOutput } from '../../src/audits/verifyOutput.ts';
 import { CLUSTER_STATE_TRAILER, CLUSTER_STATUS_TRAILER } from '../../src/branches/rendered/trailers.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { clusterStateKey, clusterStateMovesSince, taintsMoveWorkloads } from '../../src/outputs/clusterState.ts';
 import type { Taint } from '../../src/api/cluster.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { configMap, configMapPolicy, makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
 import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
@@ -85,8 +85,7 @@ test('a cluster going NotReady, its toleration running out and its coming back e
     /^Cluster state: member3 taints cluster\.karmada\.io\/unschedulable:NoSchedule$/,
   );
 
-  const verified = await verifyOutput(repo, { outputRef: OUT });
-  assert.ok(verified.ok, JSON.stringify(verified));
+  await assertVerifies(r);
 });
 
 test('taints move workloads when a NoExecute one comes, goes or restarts, or a NoSchedule one goes; not when a NoSchedule one comes', () => {
