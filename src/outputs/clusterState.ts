@@ -32,8 +32,9 @@ function managedTaints(cluster: ObservedCluster | undefined): string {
 
 /**
  * Which clusters a render must look at again because their state moved outside Git: those whose managed taints moved
- * since the state the last render read in a way that can move workloads (taintsMoveWorkloads), and, when a NoExecute toleration it noted ran out (`noExecuteDue`), every
- * cluster with a NoExecute taint (the observed ones here; loadSource adds those Git gives).
+ * since the state the last render read in a way that can move workloads (taintsMoveWorkloads), and, when a NoExecute
+ * toleration it noted ran out (`noExecuteDue`), every cluster with a NoExecute taint (the observed ones here;
+ * loadSource adds those Git gives).
  */
 export interface ClusterStateMoves {
   clusters: ReadonlySet<string>;
