@@ -88,9 +88,9 @@ export interface RenderTarget {
 }
 
 /**
- * What of the same source commit renders again: every template ('all': the decisions the last render used cannot be
- * read again), or these (autoscaled, graceful eviction tasks that may end, pending bindings, application failover),
- * with what the clusters whose state moved reach, which renderRevision finds itself.
+ * What of the same source commit renders again: every template ('all'), or these (graceful eviction tasks that may
+ * end, pending bindings, application failover), with what moved outside the source reaches (cluster state, autoscaler
+ * decisions), which renderRevision finds itself: an empty set renders that alone.
  */
 export type RenderAgain = 'all' | ReadonlySet<string>;
 

@@ -15,7 +15,7 @@ import {
   PENDING_BINDINGS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
-import { autoscaledKey, autoscaleMovesSince } from './autoscaledTemplates.ts';
+import { autoscaledKey } from './autoscaledTemplates.ts';
 import { readApplicationFailoverDeadlines } from './readApplicationFailoverDeadlines.ts';
 
 export interface SyncOptions extends RenderTarget {
@@ -112,40 +112,34 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
 
 /**
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
- * those it was rendered with, or a NoExecute toleration it noted has run out (what those clusters reach, which
- * renderRevision finds); an autoscaler decided another count for a workload ('all' when the last decisions cannot be
- * read again); or it holds graceful eviction tasks, which may end now that replacements report healthy,
- * pending bindings the cluster state may now let fit, or applications Unhealthy for longer than their
+ * those it was rendered with, a NoExecute toleration it noted has run out, or an autoscaler decided another count
+ * (renderRevision finds what those reach); or it holds graceful eviction tasks, which may end now that replacements
+ * report healthy, pending bindings the cluster state may now let fit, or applications Unhealthy for longer than their
  * failover.application tolerates (those templates only; no commit when nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = commitTrailers(info);
   const now = (target.now ?? (() => new Date()))();
-  // renderRevision finds which clusters' state moved, and what they reach.
-  const stateMoved = clusterStateMoved(trailers, target.clusterStatus!, now);
-  // A FederatedHPA decided another count: its workload renders again (all of them when the last render's decisions
-  // cannot be read again).
-  const autoscaled = await readAutoscaledReplicas(repo, target.statusCommit ?? null);
-  const moves =
-    autoscaledKey(autoscaled) === (trailers[AUTOSCALED_TRAILER] ?? '')
-      ? undefined
-      : await autoscaleMovesSince(repo, trailers, autoscaled);
-  if (moves === 'all') return 'all';
-  const keys = new Set(moves?.moved);
+  // renderRevision finds what moved outside the source, and what it reaches: the clusters whose state moved, the
+  // workloads whose autoscaler decided another count.
+  const outside =
+    clusterStateMoved(trailers, target.clusterStatus!, now) ||
+    autoscaledKey(await readAutoscaledReplicas(repo, target.statusCommit ?? null)) !==
+      (trailers[AUTOSCALED_TRAILER] ?? '');
   if (
     !trailers['Graceful-Evictions'] &&
     !trailers[PENDING_BINDINGS_TRAILER] &&
     !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit)
   )
-    return keys.size > 0 || stateMoved ? keys : undefined;
+    return outside ? new Set() : undefined;
   const index = await openOutputIndex(repo, info.tree);
-  if (trailers['Graceful-Evictions']) for (const key of index?.evictingTemplates() ?? []) keys.add(key);
+  const keys = new Set(trailers['Graceful-Evictions'] ? (index?.evictingTemplates() ?? []) : []);
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
   // An application Unhealthy for longer than its failover tolerates: that template renders again, and fails over.
   if (target.statusCommit)
     for (const [key, at] of await readApplicationFailoverDeadlines(repo, index, trailers, target.statusCommit))
       if (at <= now.getTime()) keys.add(key);
-  return keys.size > 0 || stateMoved ? keys : undefined;
+  return keys.size > 0 || outside ? keys : undefined;
 }
 
 /**
