@@ -30,8 +30,9 @@ export interface ChangeContext {
   templatesInScope?: readonly [string, IndexEntry][];
   /**
    * Filled, when given, with the templates affected only because a relabeled cluster changes what their placement's
-   * affinities take (not their overrides, nor anything else): those whose scheduler keeps its last result anyway
-   * render nothing new (outputs/steadyResults.ts), and the caller may leave them out.
+   * affinities take, or because a cluster they are not on lost a taint that kept it off (not their overrides, nor
+   * anything else): those whose scheduler keeps its last result anyway render nothing new (outputs/steadyResults.ts),
+   * and the caller may leave them out.
    */
   placementOnly?: Map<string, IndexEntry>;
   /**
@@ -40,8 +41,19 @@ export interface ChangeContext {
    * manifest the overrides make is left to change, outputs/steadyResults.ts).
    */
   overrideReaders?: Map<string, IndexEntry>;
-  /** Clusters whose state moved outside Git (managed taints): they reach what a change of their files would. */
-  clustersMoved?: readonly Cluster[];
+  /** Clusters whose state moved outside Git (managed taints), by what the move can reach. */
+  clustersMoved?: MovedClusters;
+}
+
+/**
+ * Clusters whose managed taints moved (outputs/clusterState.ts taintMoves): on `evicting` ones, what runs there may be
+ * evicted; on `freed` ones, what could be placed there and is not may join. Nothing else of theirs moved: a template
+ * not on an evicting cluster stays off it, and one on a freed cluster keeps it (the TaintToleration filter skips the
+ * clusters a binding targets).
+ */
+export interface MovedClusters {
+  evicting: readonly Cluster[];
+  freed: readonly Cluster[];
 }
 
 /**
@@ -69,11 +81,14 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
     ...inChanged(model.overridePolicies),
     ...ctx.oldVersions.flatMap((f) => f.overridePolicies.map((p) => p.object)),
   ];
-  const clusters = [
+  const inGit = [
     ...[...model.clusters.values()].filter((c) => changedFiles.has(c.source.file)).map((c) => c.object),
     ...ctx.oldVersions.flatMap((f) => f.clusters.map((c) => c.object)),
-    ...(ctx.clustersMoved ?? []),
   ];
+  const moved = ctx.clustersMoved;
+  const clusters = [...inGit, ...(moved?.evicting ?? []), ...(moved?.freed ?? [])];
+  // What runs on a changed cluster, or on one whose taints may evict it, may move.
+  const onChanged = [...inGit, ...(moved?.evicting ?? [])].map((c) => c.metadata.name);
   // A removed policy or cluster file shows up only as an old version; a policy file that became
   // unparseable shows up as neither, so fall back to what the index says the file held.
   const changedPolicyKeys = new Set(propagation.map(policyKey));
@@ -100,12 +115,15 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const karmadaChanged =
     propagation.length + overrides.length + clusters.length + customizedKinds.size + rebalanced.size > 0;
   // Whether a policy's placement could take one of the changed clusters, decided once per policy, not per template.
-  const mayPlaceChanged = clusters.length > 0 ? placesAnyOf(model.propagationPolicies, clusters) : () => false;
+  const mayPlaceChanged = inGit.length > 0 ? placesAnyOf(model.propagationPolicies, inGit) : () => false;
+  // A freed cluster matters to a template that is not on it and whose policy could place there: by cluster.
+  const mayPlaceFreed = (moved?.freed ?? []).map(
+    (c) => [c.metadata.name, placesAnyOf(model.propagationPolicies, [c])] as const,
+  );
+  const mayJoin = (entry: IndexEntry, policy: string) =>
+    mayPlaceFreed.some(([name, places]) => !entry.clusters.includes(name) && places(policy));
   // Clusters that changed only their labels: then only what reads a label selector that now reads otherwise moves.
-  const relabeled =
-    clusters.length > 0 && !ctx.clustersMoved?.length
-      ? labelsOnlyChange(model, changedFiles, ctx.oldVersions)
-      : undefined;
+  const relabeled = clusters.length > 0 && !moved ? labelsOnlyChange(model, changedFiles, ctx.oldVersions) : undefined;
   // Clusters alone changed: an entry matters only when on one of them, or placed by a policy that could take one (and,
   // for a relabeling, reads the labels otherwise), or made by scoped units; its line says which without parsing it.
   const clustersOnly =
@@ -115,7 +133,9 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
   const mayMatter = clustersOnly
     ? entryLineMayMatter(
         clusters.map((c) => c.metadata.name),
-        relabeled ? (policy) => relabeled.policyReads(policy) && mayPlaceChanged(policy) : mayPlaceChanged,
+        relabeled
+          ? (policy) => relabeled.policyReads(policy) && mayPlaceChanged(policy)
+          : (policy) => mayPlaceChanged(policy) || mayPlaceFreed.some(([, places]) => places(policy)),
       )
     : undefined;
   const inScope = ctx.templatesInScope ?? (mayMatter ? index.templatesWhere(mayMatter) : undefined);
@@ -141,10 +161,14 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
         if (placementMoves && !overridesRead && entry && !affected.has(t.key)) ctx.placementOnly?.set(t.key, entry);
         if (placementMoves && overridesRead && entry && !affected.has(t.key)) ctx.overrideReaders?.set(t.key, entry);
         if (placementMoves || overridesRead) affected.add(t.key);
-      } else if (entry && clusters.some((c) => entry.clusters.includes(c.metadata.name))) affected.add(t.key);
+      } else if (entry && onChanged.some((name) => entry.clusters.includes(name))) affected.add(t.key);
       else if (entry?.unregisteredAssignments?.some((name) => clusters.some((c) => c.metadata.name === name)))
         affected.add(t.key);
       else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);
+      else if (entry?.policy && mayJoin(entry, entry.policy)) {
+        if (!affected.has(t.key)) ctx.placementOnly?.set(t.key, entry);
+        affected.add(t.key);
+      }
     }
   }
   return affected;

@@ -31,33 +31,42 @@ function managedTaints(cluster: ObservedCluster | undefined): string {
 }
 
 /**
- * Which clusters a render must look at again because their state moved outside Git: those whose managed taints moved
- * since the state the last render read in a way that can move workloads (taintsMoveWorkloads), and, when a NoExecute
- * toleration it noted ran out (`noExecuteDue`), every cluster with a NoExecute taint (the observed ones here;
- * loadSource adds those Git gives).
+ * Which clusters a render must look at again because their state moved outside Git, and what each move can reach:
+ * `evicting`, those where a NoExecute taint came or restarted its clock, and, when a NoExecute toleration the last
+ * render noted ran out (`noExecuteDue`), every cluster with a NoExecute taint (the observed ones here; loadSource adds
+ * those Git gives): what runs there may be evicted. `freed`, those a NoSchedule or NoExecute taint left: what could be
+ * placed there and is not may join.
  */
 export interface ClusterStateMoves {
-  clusters: ReadonlySet<string>;
+  evicting: ReadonlySet<string>;
+  freed: ReadonlySet<string>;
   noExecuteDue: boolean;
 }
 
+/** What a move of a cluster's managed taints can move of what is already scheduled (taintMoves). */
+export interface TaintMoves {
+  /** What runs on the cluster: a NoExecute taint came or restarted its clock (the taint manager). */
+  evicts: boolean;
+  /** What could be placed on the cluster and is not: a NoSchedule or NoExecute taint that kept it off went. */
+  frees: boolean;
+}
+
 /**
- * Whether a cluster's managed taints going from `before` to `after` can move anything already scheduled: a NoExecute
- * taint came, went or restarted its clock (the taint manager), or a NoSchedule taint went (what it kept off may fit
- * now). A NoSchedule taint added keeps nothing off a cluster a binding already targets (Karmada's TaintToleration
- * filter skips those), PreferNoSchedule is not filtered at all, and a render schedules what it renders for other
- * reasons with the new taints anyway. Pure.
+ * What a cluster's managed taints going from `before` to `after` can move. A NoSchedule taint added keeps nothing off a
+ * cluster a binding already targets (Karmada's TaintToleration filter skips those) and a cluster a binding does not
+ * target stays off it, PreferNoSchedule is not filtered at all, and a taint that goes evicts nothing. A render
+ * schedules what it renders for other reasons with the new taints anyway. Pure.
  */
-export function taintsMoveWorkloads(before: readonly Taint[], after: readonly Taint[]): boolean {
-  const noExecute = (taints: readonly Taint[]) =>
-    taints
-      .filter((t) => t.effect === 'NoExecute')
-      .map((t) => `${taintIdentity(t)}@${t.timeAdded ?? ''}`)
-      .sort()
-      .join(',');
-  if (noExecute(before) !== noExecute(after)) return true;
-  const kept = new Set(after.filter((t) => t.effect === 'NoSchedule').map(taintIdentity));
-  return before.some((t) => t.effect === 'NoSchedule' && !kept.has(taintIdentity(t)));
+export function taintMoves(before: readonly Taint[], after: readonly Taint[]): TaintMoves {
+  const filtered = (t: Taint) => t.effect === 'NoSchedule' || t.effect === 'NoExecute';
+  const clockBefore = new Map(
+    before.filter((t) => t.effect === 'NoExecute').map((t) => [taintIdentity(t), t.timeAdded ?? ''] as const),
+  );
+  const kept = new Set(after.filter(filtered).map(taintIdentity));
+  return {
+    evicts: after.some((t) => t.effect === 'NoExecute' && clockBefore.get(taintIdentity(t)) !== (t.timeAdded ?? '')),
+    frees: before.some((t) => filtered(t) && !kept.has(taintIdentity(t))),
+  };
 }
 
 function taintIdentity(t: Taint): string {
@@ -83,14 +92,18 @@ export async function clusterStateMovesSince(
     clusterStateKey,
   );
   if (!before) return 'all';
-  const clusters = new Set<string>();
-  for (const name of new Set([...before.keys(), ...observed.keys()]))
-    if (taintsMoveWorkloads(before.get(name)?.taints ?? [], observed.get(name)?.taints ?? [])) clusters.add(name);
+  const evicting = new Set<string>();
+  const freed = new Set<string>();
+  for (const name of new Set([...before.keys(), ...observed.keys()])) {
+    const moves = taintMoves(before.get(name)?.taints ?? [], observed.get(name)?.taints ?? []);
+    if (moves.evicts) evicting.add(name);
+    if (moves.frees) freed.add(name);
+  }
   const check = trailers[FAILOVER_CHECK_TRAILER];
   const noExecuteDue = check !== undefined && Date.parse(check) <= now.getTime();
   if (noExecuteDue)
-    for (const [name, c] of observed) if (c.taints?.some((t) => t.effect === 'NoExecute')) clusters.add(name);
-  return { clusters, noExecuteDue };
+    for (const [name, c] of observed) if (c.taints?.some((t) => t.effect === 'NoExecute')) evicting.add(name);
+  return { evicting, freed, noExecuteDue };
 }
 
 /**

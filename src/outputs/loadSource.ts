@@ -19,6 +19,7 @@ import type { SteadyCandidates, SteadyResults } from './steadyResults.ts';
 import {
   affectedByChange,
   dependenciesOf,
+  type MovedClusters,
   multiClusterServicePartnersOf,
   namedTemplatesOnly,
   scalingRelativesOf,
@@ -626,14 +627,19 @@ async function assembleWithLastGood(
 }
 
 /** The registered clusters whose state moved, with every one Git gives a NoExecute taint when such a toleration ran out. */
-function movedClusters(model: ConfigModel, moves: ClusterStateMoves): Cluster[] {
-  return [...model.clusters.values()]
-    .filter(
-      (c) =>
-        moves.clusters.has(c.object.metadata.name) ||
-        (moves.noExecuteDue && (c.object.spec.taints ?? []).some((t) => t.effect === 'NoExecute')),
+function movedClusters(model: ConfigModel, moves: ClusterStateMoves): MovedClusters {
+  const evicting: Cluster[] = [];
+  const freed: Cluster[] = [];
+  for (const { object } of model.clusters.values()) {
+    const name = object.metadata.name;
+    if (
+      moves.evicting.has(name) ||
+      (moves.noExecuteDue && (object.spec.taints ?? []).some((t) => t.effect === 'NoExecute'))
     )
-    .map((c) => c.object);
+      evicting.push(object);
+    if (moves.freed.has(name)) freed.push(object);
+  }
+  return { evicting, freed };
 }
 
 /** The clusters changed, when nothing else did: those clustersOnly finds in the files, and those whose state moved. */
@@ -641,12 +647,13 @@ function changedClusters(
   changed: readonly TreeChange[],
   now: ReadonlyMap<string, FileObjects | null>,
   old: readonly FileObjects[],
-  moved: readonly Cluster[] | undefined,
+  moved: MovedClusters | undefined,
 ): ReadonlySet<string> | null {
   if (!moved) return clustersOnly(changed, now, old);
   const inGit = changed.length === 0 ? new Set<string>() : clustersOnly(changed, now, old);
-  if (!inGit || inGit.size + moved.length === 0) return null;
-  return new Set([...inGit, ...moved.map((c) => c.metadata.name)]);
+  const names = [...moved.evicting, ...moved.freed].map((c) => c.metadata.name);
+  if (!inGit || inGit.size + names.length === 0) return null;
+  return new Set([...inGit, ...names]);
 }
 
 function clustersOnly(

@@ -184,7 +184,7 @@ export async function renderRevision(
           tree: previous.sourceTree,
           index,
           // Taints that move nothing already scheduled (a NoSchedule one added) reach no template.
-          ...(stateMoves && (stateMoves.clusters.size > 0 || stateMoves.noExecuteDue)
+          ...(stateMoves && (stateMoves.evicting.size + stateMoves.freed.size > 0 || stateMoves.noExecuteDue)
             ? { clustersMoved: stateMoves }
             : {}),
           ...(headTree

@@ -6,10 +6,18 @@ import { parse } from 'yaml';
 import { refKey } from '../../src/api/kinds.ts';
 import { CLUSTER_STATE_TRAILER, CLUSTER_STATUS_TRAILER } from '../../src/branches/rendered/trailers.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
-import { clusterStateKey, clusterStateMovesSince, taintsMoveWorkloads } from '../../src/outputs/clusterState.ts';
+import { clusterStateKey, clusterStateMovesSince, taintMoves } from '../../src/outputs/clusterState.ts';
 import type { Taint } from '../../src/api/cluster.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import { configMap, configMapPolicy, makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
+import {
+  configMap,
+  configMapPolicy,
+  deployment,
+  MEMBERS,
+  makeConfigRepoWith,
+  nginxSample,
+  type ConfigRepo,
+} from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
 import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
 
@@ -88,18 +96,129 @@ test('a cluster going NotReady, its toleration running out and its coming back e
   await assertVerifies(r);
 });
 
-test('taints move workloads when a NoExecute one comes, goes or restarts, or a NoSchedule one goes; not when a NoSchedule one comes', () => {
+test('a taint that goes renders only what may join the cluster, and a NoExecute one that comes only what runs there', async () => {
+  const divided = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: divided
+  namespace: default
+spec:
+  resourceSelectors:
+    - {apiVersion: apps/v1, kind: Deployment, name: divided}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1, member3]
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+          - {targetCluster: {clusterNames: [member1]}, weight: 1}
+          - {targetCluster: {clusterNames: [member3]}, weight: 1}
+`;
+  const tolerant = `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: configmaps
+  namespace: other
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: ConfigMap}
+  placement:
+    clusterAffinity:
+      clusterNames: [member3]
+    clusterTolerations:
+      - {key: cluster.karmada.io/unschedulable, operator: Exists, effect: NoSchedule}
+`;
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      // Duplicated (a kind without replicas) on member1 and member3.
+      'templates/joins.yaml': configMap('joins'),
+      'policies/configmaps.yaml': configMapPolicy(['member1', 'member3']),
+      // Divided 1:1 over member1 and member3.
+      'templates/divided.yaml': deployment('divided', 2),
+      'policies/divided.yaml': divided,
+      // On member3 alone, tolerating its cordon.
+      'templates/tolerant.yaml': configMap('tolerant', 'x', 'other'),
+      'policies/tolerant.yaml': tolerant,
+    },
+    'a ConfigMap, a Divided Deployment, a ConfigMap tolerating the cordon',
+  );
+  const cordoned = {
+    taints: [
+      { key: 'cluster.karmada.io/unschedulable', effect: 'NoSchedule' as const, timeAdded: '2026-11-29T14:00:00Z' },
+    ],
+  };
+  commitStatus(r, { member3: cordoned });
+  const repo = await openRepo(r.dir);
+  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
+  await sync(0);
+  const files = () => r.ls('flotilla/rendered').filter((f) => f.startsWith('clusters/'));
+  const key = (kind: string, name: string, namespace = 'default') =>
+    refKey({ apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1', kind, namespace, name });
+  assert.equal(files(), [
+    'clusters/member1/default/configmap_joins.yaml',
+    'clusters/member1/default/deployment.apps_divided.yaml',
+    'clusters/member3/other/configmap_tolerant.yaml',
+  ]);
+  assert.is(
+    (
+      parse(r.show('flotilla/rendered', 'clusters/member1/default/deployment.apps_divided.yaml')) as {
+        spec: { replicas: number };
+      }
+    ).spec.replicas,
+    2,
+  );
+
+  // member3 uncordoned: the ConfigMap joins it. Karmada does not schedule a Divided workload again for a cluster
+  // change, and what is on member3 already stays: neither renders.
+  commitStatus(r, { member3: {} });
+  const uncordoned = (await sync(20)).reports;
+  assert.is(uncordoned.length, 1);
+  assert.is(uncordoned[0]!.full, false);
+  assert.equal([...uncordoned[0]!.explanations.keys()], [key('ConfigMap', 'joins')]);
+  assert.ok(files().includes('clusters/member3/default/configmap_joins.yaml'));
+  assert.not.ok(files().includes('clusters/member3/default/deployment.apps_divided.yaml'));
+  await assertVerifies(r);
+
+  // member3 NotReady and tainted NoExecute: what runs there renders (and leaves); the Divided workload, which its
+  // policy could place there but which is not there, does not.
+  commitStatus(r, { member3: notReadyCluster('2026-11-29T15:00:30Z') });
+  const down = (await sync(40)).reports;
+  assert.is(down[0]!.full, false);
+  assert.equal(
+    [...down[0]!.explanations.keys()].sort(),
+    [key('ConfigMap', 'joins'), key('ConfigMap', 'tolerant', 'other')].sort(),
+  );
+  await assertVerifies(r);
+});
+
+test('a NoExecute taint that comes or restarts evicts; a NoSchedule or NoExecute taint that goes frees; a NoSchedule one that comes moves nothing', () => {
   const noSchedule: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule', timeAdded: 'T1' };
   const noExecute: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: 'T1' };
   const prefer: Taint = { key: 'maintenance', effect: 'PreferNoSchedule' };
-  assert.not.ok(taintsMoveWorkloads([], [noSchedule]), 'NoSchedule added');
-  assert.not.ok(taintsMoveWorkloads([noSchedule], [{ ...noSchedule, timeAdded: 'T2' }]), 'its time only');
-  assert.not.ok(taintsMoveWorkloads([], [prefer]), 'PreferNoSchedule is never filtered');
-  assert.ok(taintsMoveWorkloads([noSchedule], []), 'NoSchedule gone');
-  assert.ok(taintsMoveWorkloads([noSchedule], [{ ...noSchedule, key: 'cluster.karmada.io/unreachable' }]), 'replaced');
-  assert.ok(taintsMoveWorkloads([], [noExecute]), 'NoExecute added');
-  assert.ok(taintsMoveWorkloads([noExecute], []), 'NoExecute gone');
-  assert.ok(taintsMoveWorkloads([noExecute], [{ ...noExecute, timeAdded: 'T2' }]), 'its toleration clock restarts');
+  const none = { evicts: false, frees: false };
+  assert.equal(taintMoves([], [noSchedule]), none, 'NoSchedule added');
+  assert.equal(taintMoves([noSchedule], [{ ...noSchedule, timeAdded: 'T2' }]), none, 'its time only');
+  assert.equal(taintMoves([], [prefer]), none, 'PreferNoSchedule is never filtered');
+  assert.equal(taintMoves([prefer], []), none, 'nor when it goes');
+  assert.equal(taintMoves([noSchedule], []), { evicts: false, frees: true }, 'NoSchedule gone');
+  assert.equal(
+    taintMoves([noSchedule], [{ ...noSchedule, key: 'cluster.karmada.io/unreachable' }]),
+    { evicts: false, frees: true },
+    'replaced by another NoSchedule taint',
+  );
+  assert.equal(taintMoves([], [noExecute]), { evicts: true, frees: false }, 'NoExecute added');
+  assert.equal(taintMoves([noExecute], []), { evicts: false, frees: true }, 'NoExecute gone');
+  assert.equal(
+    taintMoves([noExecute], [{ ...noExecute, timeAdded: 'T2' }]),
+    { evicts: true, frees: false },
+    'its toleration clock restarts',
+  );
+  assert.equal(taintMoves([noExecute], [noSchedule]), { evicts: false, frees: true }, 'NoExecute eased to NoSchedule');
+  assert.equal(taintMoves([noSchedule], [noExecute]), { evicts: true, frees: true }, 'NoSchedule made NoExecute');
 });
 
 test('the clusters whose managed taints moved; every template when the state the last render read cannot be read again', async () => {
@@ -110,7 +229,8 @@ test('the clusters whose managed taints moved; every template when the state the
   // Nothing tainted before: nothing to read, the tainted ones moved.
   const first = await clusterStateMovesSince(repo, {}, new Map([['member2', down]]), now);
   assert.ok(first !== 'all');
-  assert.equal([...first.clusters], ['member2']);
+  assert.equal([...first.evicting], ['member2'], 'NotReady with a NoExecute taint');
+  assert.equal([...first.freed], []);
   // Read again from the status commit the last render recorded.
   const status = commitStatus(r, { member1: {}, member2: down });
   const recorded = {
@@ -128,7 +248,8 @@ test('the clusters whose managed taints moved; every template when the state the
     now,
   );
   assert.ok(moved !== 'all');
-  assert.equal([...moved.clusters], ['member1']);
+  assert.equal([...moved.evicting], ['member1']);
+  assert.equal([...moved.freed], []);
   // A state from a file, or a commit that does not give the recorded key, cannot be read again.
   assert.is(
     await clusterStateMovesSince(repo, { ...recorded, [CLUSTER_STATUS_TRAILER]: 'file' }, new Map(), now),
