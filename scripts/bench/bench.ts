@@ -34,7 +34,15 @@ import { measureKustomize, type KustomizeFigures } from './kustomizeOverlays.ts'
 import { measurePushToApplied } from './pushToApplied.ts';
 import { measureHugeDivision, measureSchedule, requestsFromBindings } from './scheduleThroughput.ts';
 import { formatSummary, summarizeProfile, type CpuProfile } from './summarizeProfile.ts';
-import { clusterStateFigures, formatTable, judge, perFileFigures, steadyFigures, type Figures } from './figures.ts';
+import {
+  type ClusterStateStep,
+  clusterStateFigures,
+  formatTable,
+  judge,
+  perFileFigures,
+  steadyFigures,
+  type Figures,
+} from './figures.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Set by scripts/bench/shippedCode.mjs (npm run bench): the product's modules are the built ones.
@@ -177,8 +185,9 @@ try {
   progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
 
   // 4b. A cluster's state moving on the status branch, as the status side writes it: NotReady (Karmada's cluster
-  //     controller taints it not-ready:NoSchedule), then a ClusterTaintPolicy's not-ready:NoExecute evicting what runs
-  //     there, then Ready again. Each a sync of its own on a freshly opened repository.
+  //     controller taints it not-ready:NoSchedule) and Ready again before anything was evicted (a short outage), then
+  //     NotReady with a ClusterTaintPolicy's not-ready:NoExecute evicting what runs there, then Ready again. Each a sync
+  //     of its own on a freshly opened repository.
   // The first clusters', the one holding most manifests: a cluster's failure is felt where things run.
   // A cluster with nothing on it has no folder: 0 lines (the listing's error goes to the shell's stderr).
   const manifestsOn = (name: string) => countTreeFiles(repoDir, `${OUTPUT_REF}:clusters/${name}`);
@@ -186,9 +195,10 @@ try {
     .slice(0, 5)
     .map((c) => ({ name: c.metadata.name, manifests: manifestsOn(c.metadata.name) }))
     .reduce((a, b) => (b.manifests > a.manifests ? b : a)).name;
-  const stateSyncs = {} as Record<'not_ready' | 'no_execute' | 'ready_again', SyncFigure>;
-  const states: ['not_ready' | 'no_execute' | 'ready_again', string, Record<string, string>[]][] = [
+  const stateSyncs = {} as Record<ClusterStateStep, SyncFigure>;
+  const states: [ClusterStateStep, string, Record<string, string>[]][] = [
     ['not_ready', 'NotReady', [{ effect: 'NoSchedule' }]],
+    ['recovered', 'Ready again, nothing evicted', []],
     ['no_execute', 'NotReady and tainted NoExecute', [{ effect: 'NoSchedule' }, { effect: 'NoExecute' }]],
     ['ready_again', 'Ready again', []],
   ];

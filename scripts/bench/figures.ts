@@ -75,6 +75,7 @@ export interface Figures {
    * NoExecute one against the budget.
    */
   sync_cluster_not_ready_s: number;
+  sync_cluster_recovered_s: number;
   sync_cluster_no_execute_s: number;
   sync_cluster_no_execute_files: number;
   sync_cluster_no_execute_vs_budget: number;
@@ -242,14 +243,18 @@ export function steadyFigures(
   return out as Pick<Figures, `sync_one_${SteadyKind}_warm_s` | `sync_one_${SteadyKind}_warm_vs_budget`>;
 }
 
+/** The bench's steps of one cluster's state on the status branch, in their order. */
+export type ClusterStateStep = 'not_ready' | 'recovered' | 'no_execute' | 'ready_again';
+
 /** The cluster-state syncs' figures (bench step 4b): seconds, files, and the eviction against its budget. */
 export function clusterStateFigures(
   cold: { seconds: number; filesWritten: number },
-  syncs: Record<'not_ready' | 'no_execute' | 'ready_again', SyncFigure>,
+  syncs: Record<ClusterStateStep, SyncFigure>,
 ): Pick<Figures, `sync_cluster_${string}` & keyof Figures> {
   const perFile = coldSecondsPerFile(cold.seconds, cold.filesWritten);
   return {
     sync_cluster_not_ready_s: syncs.not_ready.seconds,
+    sync_cluster_recovered_s: syncs.recovered.seconds,
     sync_cluster_no_execute_s: syncs.no_execute.seconds,
     sync_cluster_no_execute_files: syncs.no_execute.filesWritten,
     sync_cluster_no_execute_vs_budget: syncs.no_execute.seconds / syncBudget(syncs.no_execute.filesWritten, perFile),
@@ -332,6 +337,7 @@ const ORDER: [keyof Figures, string][] = [
   ['noop_commits', ''],
   ['noop_sync_s', 's'],
   ['sync_cluster_not_ready_s', 's, status branch'],
+  ['sync_cluster_recovered_s', 's, status branch'],
   ['sync_cluster_no_execute_s', 's, status branch'],
   ['sync_cluster_no_execute_files', 'files'],
   ['sync_cluster_no_execute_vs_budget', '×'],
