@@ -17,6 +17,7 @@ import {
   makeConfigRepoWith,
   nginxSample,
   type ConfigRepo,
+  weightedPolicy,
 } from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
 import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
@@ -97,25 +98,6 @@ test('a cluster going NotReady, its toleration running out and its coming back e
 });
 
 test('a taint that goes renders only what may join the cluster, and a NoExecute one that comes only what runs there', async () => {
-  const divided = `apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: divided
-  namespace: default
-spec:
-  resourceSelectors:
-    - {apiVersion: apps/v1, kind: Deployment, name: divided}
-  placement:
-    clusterAffinity:
-      clusterNames: [member1, member3]
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-          - {targetCluster: {clusterNames: [member1]}, weight: 1}
-          - {targetCluster: {clusterNames: [member3]}, weight: 1}
-`;
   const tolerant = `apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata:
@@ -139,7 +121,7 @@ spec:
       'policies/configmaps.yaml': configMapPolicy(['member1', 'member3']),
       // Divided 1:1 over member1 and member3.
       'templates/divided.yaml': deployment('divided', 2),
-      'policies/divided.yaml': divided,
+      'policies/divided.yaml': weightedPolicy('divided', ['member1', 'member3']),
       // On member3 alone, tolerating its cordon.
       'templates/tolerant.yaml': configMap('tolerant', 'x', 'other'),
       'policies/tolerant.yaml': tolerant,
