@@ -626,7 +626,10 @@ async function assembleWithLastGood(
   return kept.size > 0 ? await assembleModel(resolved, { ...opts, kept }) : model;
 }
 
-/** The registered clusters whose state moved, with every one Git gives a NoExecute taint when such a toleration ran out. */
+/**
+ * The registered clusters whose state moved, by what the move reaches: evicting ones with every one Git gives a
+ * NoExecute taint when such a toleration ran out, and freed ones.
+ */
 function movedClusters(model: ConfigModel, moves: ClusterStateMoves): MovedClusters {
   const evicting: Cluster[] = [];
   const freed: Cluster[] = [];
