@@ -14,6 +14,7 @@ import {
   AUTOSCALED_TRAILER,
   CLUSTER_STATE_TRAILER,
   CLUSTER_STATUS_TRAILER,
+  EVICTION_CHECK_TRAILER,
   FAILOVER_CHECK_TRAILER,
   RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
@@ -27,12 +28,13 @@ export interface FailoverContext {
   clusters: ReadonlyMap<string, Located<Cluster>>;
   /**
    * Cluster-State (managed taints key), Failover-Check (next toleration expiry), Graceful-Evictions (bindings with
-   * tasks); inputs: Cluster-Status (the status commit read, 'none' or 'file') and Render-Time, when they mattered.
+   * tasks) and Eviction-Check (the earliest grace end of their tasks); inputs: Cluster-Status (the status commit read, 'none' or 'file') and Render-Time, when they mattered.
    */
   state: {
     key: string;
     check: string | undefined;
     evictions: number;
+    evictionCheck?: string;
     inputs?: { clusterStatus: string; renderTime?: string };
     pending?: number;
     /** Application-Failover: how many templates' health the reconciler watches for failover.application. */
@@ -158,6 +160,7 @@ export function buildOutputMessage(
   if (context?.state.key) lines.push(`${CLUSTER_STATE_TRAILER}: ${context.state.key}`);
   if (context?.state.check) lines.push(`${FAILOVER_CHECK_TRAILER}: ${context.state.check}`);
   if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
+  if (context?.state.evictionCheck) lines.push(`${EVICTION_CHECK_TRAILER}: ${context.state.evictionCheck}`);
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
   if (context?.state.applicationFailover)
     lines.push(`${APPLICATION_FAILOVER_TRAILER}: ${context.state.applicationFailover}`);

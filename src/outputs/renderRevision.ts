@@ -24,6 +24,7 @@ import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/type
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import type { ClusterAffinity } from '../api/policy.ts';
 import { readSteadyResults, steadyView, type SteadyCandidates } from './steadyResults.ts';
+import { evictionCheckAfter, evictionsThatMayEnd, recordedEvictionCheck } from './evictionsThatMayEnd.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { entriesByNamespace, removedNamespaces } from '../works/deletionProtection.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -61,6 +62,7 @@ import { declaredClusterScopedKinds } from '../documents/clusterScopedKinds.ts';
 import {
   CLUSTER_STATE_TRAILER,
   CLUSTER_STATUS_TRAILER,
+  EVICTION_CHECK_TRAILER,
   FAILOVER_CHECK_TRAILER,
   PENDING_BINDINGS_TRAILER,
   RENDER_TOOLS_TRAILER,
@@ -166,11 +168,15 @@ export async function renderRevision(
       : new Map<string, string>();
   const movedTemplates: ReadonlySet<string> =
     autoscaleMoves === undefined || autoscaleMoves === 'all' ? new Set() : autoscaleMoves.moved;
+  // Graceful eviction tasks that may end now (their template's status moved since the last render, or a grace period
+  // ran out): those templates render again, whatever else does, so each task is looked at whenever its status moves.
+  const evictionsDue =
+    previous && again !== 'all' ? await evictionsThatMayEnd(repo, index, previousTrailers, stateSource, now) : [];
   const alsoAffected =
     again === 'all'
       ? undefined
-      : retried.size > 0 || movedTemplates.size > 0
-        ? new Set([...(again ?? []), ...retried.keys(), ...movedTemplates])
+      : retried.size > 0 || movedTemplates.size > 0 || evictionsDue.length > 0
+        ? new Set([...(again ?? []), ...retried.keys(), ...movedTemplates, ...evictionsDue])
         : again;
   const sourceLimits = sourceLimitsOf(target.limits);
   // Where a broken policy or cluster finds its last good definition, whichever way this render reads the source.
@@ -327,6 +333,11 @@ export async function renderRevision(
     const key = clusterStateKey(observed);
     const check = nextFailoverCheck(model, observed, now);
     const evictions = index.evictingTemplates().length;
+    const evictionCheck = evictionCheckAfter(
+      index.evictingTemplates(),
+      out.evictionEnds,
+      recordedEvictionCheck(previousTrailers),
+    );
     // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
     // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end, an
     // application Unhealthy for longer than its failover tolerates).
@@ -345,6 +356,7 @@ export async function renderRevision(
       key,
       check,
       evictions,
+      ...(evictionCheck ? { evictionCheck } : {}),
       ...(inputs ? { inputs } : {}),
       ...(pending > 0 ? { pending } : {}),
       ...(failingOver > 0 ? { applicationFailover: failingOver } : {}),
@@ -353,7 +365,8 @@ export async function renderRevision(
     const stateChanged =
       autoscaleMoved ||
       state.key !== (previousTrailers[CLUSTER_STATE_TRAILER] ?? '') ||
-      (state.check ?? '') !== (previousTrailers[FAILOVER_CHECK_TRAILER] ?? '');
+      (state.check ?? '') !== (previousTrailers[FAILOVER_CHECK_TRAILER] ?? '') ||
+      (evictionCheck ?? '') !== (previousTrailers[EVICTION_CHECK_TRAILER] ?? '');
     if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }
@@ -520,6 +533,7 @@ async function holdSource(
     CLUSTER_STATE_TRAILER,
     FAILOVER_CHECK_TRAILER,
     'Graceful-Evictions',
+    EVICTION_CHECK_TRAILER,
     PENDING_BINDINGS_TRAILER,
     AUTOSCALED_TRAILER,
     CLUSTER_STATUS_TRAILER,

@@ -6,6 +6,7 @@ import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget 
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import { clusterStateMoved } from './clusterState.ts';
+import { evictionsMayEnd } from './evictionsThatMayEnd.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import { readLastRender } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from './readRetriableBindings.ts';
@@ -112,9 +113,9 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
 
 /**
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
- * those it was rendered with, a NoExecute toleration it noted has run out, or an autoscaler decided another count
- * (renderRevision finds what those reach); or it holds graceful eviction tasks, which may end now that replacements
- * report healthy, pending bindings the cluster state may now let fit, or applications Unhealthy for longer than their
+ * those it was rendered with, a NoExecute toleration it noted has run out, an autoscaler decided another count, or
+ * graceful eviction tasks it holds may end (a template's status moved, a grace period ran out: renderRevision finds
+ * what those reach); or it holds pending bindings the cluster state may now let fit, or applications Unhealthy for longer than their
  * failover.application tolerates (those templates only; no commit when nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
@@ -126,20 +127,18 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
     clusterStateMoved(trailers, target.clusterStatus!, now) ||
     autoscaledKey(await readAutoscaledReplicas(repo, target.statusCommit ?? null)) !==
       (trailers[AUTOSCALED_TRAILER] ?? '');
-  if (
-    !trailers['Graceful-Evictions'] &&
-    !trailers[PENDING_BINDINGS_TRAILER] &&
-    !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit)
-  )
-    return outside ? new Set() : undefined;
+  // Eviction tasks end on their template's status or their grace period: renderRevision finds which may end now.
+  const evictions = evictionsMayEnd(trailers, target.statusCommit, now);
+  if (!trailers[PENDING_BINDINGS_TRAILER] && !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit))
+    return outside || evictions ? new Set() : undefined;
   const index = await openOutputIndex(repo, info.tree);
-  const keys = new Set(trailers['Graceful-Evictions'] ? (index?.evictingTemplates() ?? []) : []);
+  const keys = new Set<string>();
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
   // An application Unhealthy for longer than its failover tolerates: that template renders again, and fails over.
   if (target.statusCommit)
     for (const [key, at] of await readApplicationFailoverDeadlines(repo, index, trailers, target.statusCommit))
       if (at <= now.getTime()) keys.add(key);
-  return keys.size > 0 || outside ? keys : undefined;
+  return keys.size > 0 || outside || evictions ? keys : undefined;
 }
 
 /**

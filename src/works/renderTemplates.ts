@@ -36,7 +36,7 @@ import { formatMiB } from '../errors/formatMiB.ts';
 import type { Eviction } from '../evictions/evictBinding.ts';
 import { evictTaintedClusters, type EvictedResult } from '../evictions/evictTaintedClusters.ts';
 import { taintEviction } from '../evictions/taintEviction.ts';
-import type { TaskEnd } from '../evictions/gracefulEviction.ts';
+import { nextTaskDeadline, type TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { autoPropagatedNamespace, keptAfterSkip, namespaceSyncCopies } from './autoPropagatedNamespace.ts';
@@ -222,6 +222,11 @@ export interface RenderOutput<F = string> {
    * result no longer holds the cluster.
    */
   released: Map<string, string[]>;
+  /**
+   * For each template this render placed whose binding holds graceful eviction tasks: the earliest time one of them
+   * ends by its grace period alone (epoch milliseconds), null when none does. The others' tasks are as they were.
+   */
+  evictionEnds: Map<string, number | null>;
 }
 
 interface Placed {
@@ -272,6 +277,7 @@ export async function renderTemplates<F>(
     explanations: new Map(),
     failover: [],
     released: new Map(),
+    evictionEnds: new Map(),
   };
   const keys = [...input.affected].sort();
   const snapshot = snapshotOf(input.model);
@@ -336,6 +342,9 @@ export async function renderTemplates<F>(
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
     if (p.policy) p = withNamespaceSyncCopies(p, input.previousIndex.template(key), input.model);
     placed.set(key, p);
+    const tasks = p.binding?.spec.gracefulEvictionTasks ?? [];
+    if (tasks.length > 0)
+      out.evictionEnds.set(key, nextTaskDeadline(tasks, input.failover?.gracePeriodSeconds)?.getTime() ?? null);
   }
   for (const waiter of noPriorityClass.values()) out.problems.push(priorityClassProblem(waiter));
   markHpaTargets(placed, heldScalers);

@@ -1,6 +1,9 @@
 // What the failover tests render with instead of a live fleet: a fixed clock, and a member's state as the status
 // branch records it after it stopped answering.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ObservedCluster } from '../../src/api/cluster.ts';
 import type { ConfigRepo } from './fleet.ts';
@@ -24,8 +27,16 @@ export function notReadyCluster(since: string): ObservedCluster {
   };
 }
 
-/** Commits cluster files to flotilla/status with git's plumbing, as the status writer would lay them out. */
-export function commitStatus(r: ConfigRepo, clusters: Record<string, ObservedCluster>): string {
+/**
+ * Commits cluster files to flotilla/status with git's plumbing, as the status writer would lay them out, with any
+ * other status files (`files`: path → text, a template's aggregated status say).
+ */
+export function commitStatus(
+  r: ConfigRepo,
+  clusters: Record<string, ObservedCluster>,
+  files: Record<string, string> = {},
+): string {
+  const indexFile = path.join(mkdtempSync(path.join(tmpdir(), 'flotilla-status-index-')), 'index');
   const git = (args: string[], input?: string) =>
     execFileSync('git', args, {
       cwd: r.dir,
@@ -34,13 +45,15 @@ export function commitStatus(r: ConfigRepo, clusters: Record<string, ObservedClu
       env: {
         ...process.env,
         GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_INDEX_FILE: indexFile,
         GIT_AUTHOR_NAME: 'Flotilla',
         GIT_AUTHOR_EMAIL: 'f@localhost',
         GIT_COMMITTER_NAME: 'Flotilla',
         GIT_COMMITTER_EMAIL: 'f@localhost',
       },
     }).trim();
-  const entries = Object.entries(clusters).map(([name, o]) => {
+  const texts = new Map(Object.entries(files));
+  for (const [name, o] of Object.entries(clusters)) {
     const file = {
       apiVersion: 'cluster.karmada.io/v1alpha1',
       kind: 'Cluster',
@@ -48,10 +61,13 @@ export function commitStatus(r: ConfigRepo, clusters: Record<string, ObservedClu
       ...(o.taints ? { spec: { taints: o.taints } } : {}),
       status: o.status ?? {},
     };
-    return `100644 blob ${git(['hash-object', '-w', '--stdin'], stringify(file))}\t${name}.yaml\n`;
-  });
-  const folder = git(['mktree'], entries.join(''));
-  const root = git(['mktree'], `040000 tree ${folder}\tclusters\n`);
+    texts.set(`clusters/${name}.yaml`, stringify(file));
+  }
+  git(['read-tree', '--empty']);
+  for (const [at, text] of texts)
+    git(['update-index', '--add', '--cacheinfo', `100644,${git(['hash-object', '-w', '--stdin'], text)},${at}`]);
+  const root = git(['write-tree']);
+  rmSync(path.dirname(indexFile), { recursive: true, force: true });
   const parent = (() => {
     try {
       return git(['rev-parse', '--verify', '-q', 'refs/heads/flotilla/status']);

@@ -33,6 +33,13 @@ export const CLUSTER_STATE_TRAILER = 'Cluster-State';
 export const FAILOVER_CHECK_TRAILER = 'Failover-Check';
 
 /**
+ * Trailer of an output commit whose bindings hold graceful eviction tasks: the earliest time one of them ends by its
+ * grace period alone (a render is due then), or `never` when none does (every task keeps its deletion suppressed).
+ */
+export const EVICTION_CHECK_TRAILER = 'Eviction-Check';
+export const EVICTION_CHECK_NEVER = 'never';
+
+/**
  * Trailer of an output commit whose render read cluster state, template health or autoscaler decisions: the status
  * commit it read them from, or one of the two values below.
  */

@@ -1,0 +1,103 @@
+// Which graceful eviction tasks a render must look at again. Karmada's graceful eviction controller ends a task when
+// its grace period runs out or when every cluster of the new result reports the object healthy
+// (controllers/gracefuleviction/evictiontask.go); nothing else of the binding's own state moves it. So a template
+// whose binding holds tasks renders again only when its aggregated status on the status branch moved since the last
+// render, or when the earliest grace end that render recorded (Eviction-Check) has come.
+import { parseRefKey } from '../api/kinds.ts';
+import { templateStatusPath } from '../branches/status/statusFiles.ts';
+import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { CLUSTER_STATUS_TRAILER, EVICTION_CHECK_NEVER, EVICTION_CHECK_TRAILER } from '../branches/rendered/trailers.ts';
+import { diffTrees } from '../commits/diffTrees.ts';
+import { readCommitInfo } from '../commits/readCommitInfo.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { formatTime } from '../time/formatTime.ts';
+
+const COMMIT = /^[0-9a-f]{40}$/;
+
+/**
+ * The Eviction-Check a trailer records, in milliseconds: Infinity for `never`, undefined when absent or unreadable
+ * (an output written before the trailer existed: every task is looked at).
+ */
+export function recordedEvictionCheck(trailers: Readonly<Record<string, string | undefined>>): number | undefined {
+  const text = trailers[EVICTION_CHECK_TRAILER];
+  if (text === EVICTION_CHECK_NEVER) return Number.POSITIVE_INFINITY;
+  const at = text === undefined ? Number.NaN : Date.parse(text);
+  return Number.isFinite(at) ? at : undefined;
+}
+
+/**
+ * Whether the render whose trailers these are leaves eviction tasks a sync must look at now, decided without reading
+ * any tree: the status commit moved since it (a template's health may have), its Eviction-Check has come, or it
+ * recorded none it can be held to.
+ */
+export function evictionsMayEnd(
+  trailers: Readonly<Record<string, string | undefined>>,
+  statusCommit: string | null | undefined,
+  now: Date,
+): boolean {
+  if (!trailers['Graceful-Evictions']) return false;
+  const check = recordedEvictionCheck(trailers);
+  return (
+    check === undefined || check <= now.getTime() || !statusCommit || trailers[CLUSTER_STATUS_TRAILER] !== statusCommit
+  );
+}
+
+/**
+ * The templates holding graceful eviction tasks (the index's evicting list) that this render looks at again: every one
+ * when the last render's Eviction-Check has come or is unknown, or when either status commit is not one (a file, none,
+ * a commit gone); otherwise those whose status file differs between the last render's status commit and this one's.
+ */
+export async function evictionsThatMayEnd(
+  repo: GitRepo,
+  index: Pick<ShardedIndex, 'evictingTemplates'>,
+  trailers: Readonly<Record<string, string | undefined>>,
+  statusCommit: string | null | undefined,
+  now: Date,
+): Promise<readonly string[]> {
+  const evicting = index.evictingTemplates();
+  if (evicting.length === 0) return [];
+  const check = recordedEvictionCheck(trailers);
+  const before = trailers[CLUSTER_STATUS_TRAILER];
+  if (check === undefined || check <= now.getTime() || !before || !COMMIT.test(before) || !statusCommit)
+    return evicting;
+  if (before === statusCommit) return [];
+  const moved = await statusFilesMoved(repo, before, statusCommit);
+  if (!moved) return evicting;
+  return evicting.filter((key) => moved.has(templateStatusPath(parseRefKey(key))));
+}
+
+/** The paths that differ between two status commits; undefined when one cannot be read. */
+async function statusFilesMoved(repo: GitRepo, from: string, to: string): Promise<Set<string> | undefined> {
+  try {
+    const [a, b] = await Promise.all([readCommitInfo(repo, from), readCommitInfo(repo, to)]);
+    return new Set((await diffTrees(repo, a.tree, b.tree)).map((c) => c.path));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Eviction-Check of a render's output: the earliest grace end among the evicting templates' tasks. `assessed`
+ * holds what this render decided for the templates it placed (their earliest end, null for none); a template it did
+ * not place keeps the tasks the last render left, whose earliest end is at least the last Eviction-Check (`previous`,
+ * undefined when unknown). Undefined when there is nothing to record, or when it cannot be known.
+ */
+export function evictionCheckAfter(
+  evicting: readonly string[],
+  assessed: ReadonlyMap<string, number | null>,
+  previous: number | undefined,
+): string | undefined {
+  if (evicting.length === 0) return undefined;
+  let earliest = Number.POSITIVE_INFINITY;
+  let unassessed = false;
+  for (const key of evicting) {
+    const at = assessed.get(key);
+    if (at === undefined) unassessed = true;
+    else if (at !== null && at < earliest) earliest = at;
+  }
+  if (unassessed) {
+    if (previous === undefined) return undefined;
+    earliest = Math.min(earliest, previous);
+  }
+  return earliest === Number.POSITIVE_INFINITY ? EVICTION_CHECK_NEVER : formatTime(new Date(earliest));
+}

@@ -1,0 +1,145 @@
+// Graceful eviction tasks end when their replacements report healthy or their grace period runs out (Karmada's
+// graceful eviction controller): a sync looks again only at the templates whose status moved, until the earliest
+// grace end the output records (Eviction-Check) comes; then at every one.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse, stringify } from 'yaml';
+import type { ResourceBinding } from '../../src/api/binding.ts';
+import { refKey } from '../../src/api/kinds.ts';
+import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
+import { deployment, MEMBERS, makeConfigRepoWith, weightedPolicy, type ConfigRepo } from '../helpers/fleet.ts';
+import { assertVerifies } from './helpers/assertVerifies.ts';
+import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
+
+const OUT = 'refs/heads/flotilla/rendered';
+const repos: ConfigRepo[] = [];
+test.after(() => {
+  for (const r of repos) r.cleanup();
+});
+
+const ref = (name: string) => ({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name });
+const tasksOf = (r: ConfigRepo, name: string) =>
+  (parse(r.show('flotilla/rendered', `bindings/default/${name}-deployment.yaml`)) as ResourceBinding).spec
+    .gracefulEvictionTasks ?? [];
+const trailer = (r: ConfigRepo, name: string) =>
+  new RegExp(`^${name}: (.*)$`, 'm').exec(r.git('log', '-1', '--format=%B', 'flotilla/rendered'))?.[1];
+/** The aggregated status the applier writes once member1 runs all of a Deployment's replicas, healthy. */
+const healthyOnMember1 = (name: string, replicas: number) =>
+  stringify({
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: { name: `${name}-deployment`, namespace: 'default' },
+    aggregatedStatus: [
+      {
+        clusterName: 'member1',
+        applied: true,
+        health: 'Healthy',
+        status: { replicas, updatedReplicas: replicas, readyReplicas: replicas, availableReplicas: replicas },
+      },
+    ],
+  });
+
+test('a sync looks again at the eviction tasks whose template status moved, and at every one once the earliest grace ends', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'templates/a.yaml': deployment('a', 2),
+      'policies/a.yaml': weightedPolicy('a', ['member1', 'member2']),
+      'templates/b.yaml': deployment('b', 2),
+      'policies/b.yaml': weightedPolicy('b', ['member1', 'member2']),
+    },
+    'a and b Divided 1:1 over member1 and member2',
+  );
+  const repo = await openRepo(r.dir);
+  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
+  const down = notReadyCluster('2026-11-29T15:00:30Z');
+  await sync(0);
+
+  // member2 NotReady and tainted NoExecute, tolerated by neither: both leave it, each with a task of 600 s.
+  commitStatus(r, { member2: down });
+  const evicted = (await sync(40)).reports;
+  assert.equal(
+    evicted[0]!.failover.map((e) => e.type),
+    ['evicted', 'evicted'],
+  );
+  assert.is(trailer(r, 'Graceful-Evictions'), '2');
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:41Z', 'the tasks made at 15:00:40 end at 15:10:40');
+
+  // The status branch moves, but no template's status does: nothing is looked at, and no commit is made.
+  const head = r.git('rev-parse', 'flotilla/rendered');
+  commitStatus(r, { member1: {}, member2: down });
+  const idle = (await sync(60)).reports;
+  assert.is(idle.length, 0, 'nothing rendered');
+  assert.is(r.git('rev-parse', 'flotilla/rendered'), head);
+
+  // a runs healthy on member1: its task ends, and only a is rendered.
+  commitStatus(r, { member1: {}, member2: down }, { [templateStatusPath(ref('a'))]: healthyOnMember1('a', 2) });
+  const healthy = (await sync(80)).reports;
+  assert.equal([...healthy[0]!.explanations.keys()], [refKey(ref('a'))]);
+  assert.equal(
+    healthy[0]!.failover.map((e) => [e.type, e.ref.name]),
+    [['released', 'a']],
+  );
+  assert.is(tasksOf(r, 'a').length, 0);
+  assert.is(tasksOf(r, 'b').length, 1);
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:41Z', "b's task still ends then");
+  await assertVerifies(r);
+
+  // Before its grace ends, b is not looked at; after, its task ends by time.
+  assert.is((await sync(600)).reports.length, 0);
+  const ended = (await sync(650)).reports;
+  assert.equal(
+    ended[0]!.failover.map((e) => [e.type, e.ref.name]),
+    [['released', 'b']],
+  );
+  assert.is(tasksOf(r, 'b').length, 0);
+  assert.is(trailer(r, 'Graceful-Evictions'), undefined);
+  assert.is(trailer(r, 'Eviction-Check'), undefined);
+  await assertVerifies(r);
+});
+
+test('an output without an Eviction-Check has every task looked at once, and then records one', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'templates/a.yaml': deployment('a', 2),
+      'policies/a.yaml': weightedPolicy('a', ['member1', 'member2']),
+    },
+    'a Divided 1:1 over member1 and member2',
+  );
+  const repo = await openRepo(r.dir);
+  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
+  await sync(0);
+  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
+  await sync(40);
+  // The same output as an earlier version wrote it: no Eviction-Check.
+  const message = r.git('log', '-1', '--format=%B', 'flotilla/rendered').replace(/^Eviction-Check: .*\n/m, '');
+  const tree = r.git('rev-parse', 'flotilla/rendered^{tree}');
+  const parent = r.git('rev-parse', 'flotilla/rendered^');
+  const rewritten = r.git(
+    '-c',
+    'user.name=Flotilla',
+    '-c',
+    'user.email=f@localhost',
+    'commit-tree',
+    tree,
+    '-p',
+    parent,
+    '-m',
+    message,
+  );
+  r.git('update-ref', 'refs/heads/flotilla/rendered', rewritten);
+  assert.is(trailer(r, 'Eviction-Check'), undefined);
+
+  const again = (await sync(60)).reports;
+  assert.equal([...again[0]!.explanations.keys()], [refKey(ref('a'))], 'looked at, though nothing moved');
+  assert.is(again[0]!.filesWritten, 0);
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:41Z');
+  assert.is((await sync(80)).reports.length, 0, 'then not again');
+});
+
+test.run();
