@@ -76,13 +76,28 @@ function allHealthy(result: readonly TargetCluster[], observed: readonly Aggrega
   });
 }
 
-/** When the earliest task ends by time alone: the next moment a render is due even if nothing else changes. */
+/**
+ * The earliest moment from which a task may end by time alone (epoch milliseconds): its creation plus its grace period.
+ * assessEvictionTasks ends it once the clock is past that. Undefined when no task ends by time.
+ */
+export function earliestGraceEnd(
+  tasks: readonly GracefulEvictionTask[],
+  defaultGraceSeconds = DEFAULT_GRACE_PERIOD_SECONDS,
+): number | undefined {
+  const times = tasks
+    .filter((t) => t.suppressDeletion === undefined)
+    .map((t) => Date.parse(t.creationTimestamp) + (t.gracePeriodSeconds ?? defaultGraceSeconds) * 1000);
+  return times.length ? Math.min(...times) : undefined;
+}
+
+/**
+ * When the earliest task ends by time alone: the next moment a render is due even if nothing else changes, a second
+ * after its grace end, so the clock is past it.
+ */
 export function nextTaskDeadline(
   tasks: readonly GracefulEvictionTask[],
   defaultGraceSeconds = DEFAULT_GRACE_PERIOD_SECONDS,
 ): Date | undefined {
-  const times = tasks
-    .filter((t) => t.suppressDeletion === undefined)
-    .map((t) => Date.parse(t.creationTimestamp) + (t.gracePeriodSeconds ?? defaultGraceSeconds) * 1000 + 1000);
-  return times.length ? new Date(Math.min(...times)) : undefined;
+  const end = earliestGraceEnd(tasks, defaultGraceSeconds);
+  return end === undefined ? undefined : new Date(end + 1000);
 }

@@ -36,7 +36,7 @@ import { formatMiB } from '../errors/formatMiB.ts';
 import type { Eviction } from '../evictions/evictBinding.ts';
 import { evictTaintedClusters, type EvictedResult } from '../evictions/evictTaintedClusters.ts';
 import { taintEviction } from '../evictions/taintEviction.ts';
-import { nextTaskDeadline, type TaskEnd } from '../evictions/gracefulEviction.ts';
+import { earliestGraceEnd, type TaskEnd } from '../evictions/gracefulEviction.ts';
 import { syncEvictionTasks } from '../evictions/syncEvictionTasks.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { autoPropagatedNamespace, keptAfterSkip, namespaceSyncCopies } from './autoPropagatedNamespace.ts';
@@ -223,8 +223,8 @@ export interface RenderOutput<F = string> {
    */
   released: Map<string, string[]>;
   /**
-   * For each template this render placed whose binding holds graceful eviction tasks: the earliest time one of them
-   * ends by its grace period alone (epoch milliseconds), null when none does. The others' tasks are as they were.
+   * For each template this render placed whose binding holds graceful eviction tasks: the earliest grace end of one of
+   * them (earliestGraceEnd, epoch milliseconds), null when none ends by time. The others' tasks are as they were.
    */
   evictionEnds: Map<string, number | null>;
 }
@@ -344,7 +344,7 @@ export async function renderTemplates<F>(
     placed.set(key, p);
     const tasks = p.binding?.spec.gracefulEvictionTasks ?? [];
     if (tasks.length > 0)
-      out.evictionEnds.set(key, nextTaskDeadline(tasks, input.failover?.gracePeriodSeconds)?.getTime() ?? null);
+      out.evictionEnds.set(key, earliestGraceEnd(tasks, input.failover?.gracePeriodSeconds) ?? null);
   }
   for (const waiter of noPriorityClass.values()) out.problems.push(priorityClassProblem(waiter));
   markHpaTargets(placed, heldScalers);

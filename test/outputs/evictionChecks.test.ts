@@ -66,7 +66,7 @@ test('a sync looks again at the eviction tasks whose template status moved, and 
     ['evicted', 'evicted'],
   );
   assert.is(trailer(r, 'Graceful-Evictions'), '2');
-  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:41Z', 'the tasks made at 15:00:40 end at 15:10:40');
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z', 'the tasks made at 15:00:40 end at 15:10:40');
 
   // The status branch moves, but no template's status does: nothing is looked at, and no commit is made.
   const head = r.git('rev-parse', 'flotilla/rendered');
@@ -85,12 +85,12 @@ test('a sync looks again at the eviction tasks whose template status moved, and 
   );
   assert.is(tasksOf(r, 'a').length, 0);
   assert.is(tasksOf(r, 'b').length, 1);
-  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:41Z', "b's task still ends then");
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z', "b's task still ends then");
   await assertVerifies(r);
 
   // Before its grace ends, b is not looked at; after, its task ends by time.
-  assert.is((await sync(600)).reports.length, 0);
-  const ended = (await sync(650)).reports;
+  assert.is((await sync(640)).reports.length, 0, 'at its grace end, not yet past it');
+  const ended = (await sync(641)).reports;
   assert.equal(
     ended[0]!.failover.map((e) => [e.type, e.ref.name]),
     [['released', 'b']],
@@ -138,7 +138,7 @@ test('an output without an Eviction-Check has every task looked at once, and the
   const again = (await sync(60)).reports;
   assert.equal([...again[0]!.explanations.keys()], [refKey(ref('a'))], 'looked at, though nothing moved');
   assert.is(again[0]!.filesWritten, 0);
-  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:41Z');
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z');
   assert.is((await sync(80)).reports.length, 0, 'then not again');
 });
 
