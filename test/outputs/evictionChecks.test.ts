@@ -41,22 +41,23 @@ const healthyOnMember1 = (name: string, replicas: number) =>
     ],
   });
 
-test('a sync looks again at the eviction tasks whose template status moved, and at every one once the earliest grace ends', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      ...MEMBERS,
-      'templates/a.yaml': deployment('a', 2),
-      'policies/a.yaml': weightedPolicy('a', ['member1', 'member2']),
-      'templates/b.yaml': deployment('b', 2),
-      'policies/b.yaml': weightedPolicy('b', ['member1', 'member2']),
-    },
-    'a and b Divided 1:1 over member1 and member2',
-  );
+/** Deployments of 2 replicas, each Divided 1:1 over member1 and member2, rendered at T0; `sync(s)` s seconds later. */
+async function dividedFleet(names: string[]) {
+  const files: Record<string, string> = { ...MEMBERS };
+  for (const name of names) {
+    files[`templates/${name}.yaml`] = deployment(name, 2);
+    files[`policies/${name}.yaml`] = weightedPolicy(name, ['member1', 'member2']);
+  }
+  const r = makeConfigRepoWith(repos, files, `${names.join(' and ')} Divided 1:1 over member1 and member2`);
   const repo = await openRepo(r.dir);
   const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
-  const down = notReadyCluster('2026-11-29T15:00:30Z');
   await sync(0);
+  return { r, sync };
+}
+
+test('a sync looks again at the eviction tasks whose template status moved, and at every one once the earliest grace ends', async () => {
+  const { r, sync } = await dividedFleet(['a', 'b']);
+  const down = notReadyCluster('2026-11-29T15:00:30Z');
 
   // member2 NotReady and tainted NoExecute, tolerated by neither: both leave it, each with a task of 600 s.
   commitStatus(r, { member2: down });
@@ -102,18 +103,7 @@ test('a sync looks again at the eviction tasks whose template status moved, and 
 });
 
 test('an output without an Eviction-Check has every task looked at once, and then records one', async () => {
-  const r = makeConfigRepoWith(
-    repos,
-    {
-      ...MEMBERS,
-      'templates/a.yaml': deployment('a', 2),
-      'policies/a.yaml': weightedPolicy('a', ['member1', 'member2']),
-    },
-    'a Divided 1:1 over member1 and member2',
-  );
-  const repo = await openRepo(r.dir);
-  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
-  await sync(0);
+  const { r, sync } = await dividedFleet(['a']);
   commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
   await sync(40);
   // The same output as an earlier version wrote it: no Eviction-Check.
