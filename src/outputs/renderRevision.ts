@@ -333,6 +333,8 @@ export async function renderRevision(
     const key = clusterStateKey(observed);
     const check = nextFailoverCheck(model, observed, now);
     const evictions = index.evictingTemplates().length;
+    // Recorded with the next commit, not a commit of its own: a render that ends no task keeps every task as the
+    // recorded check describes it (never later than their ends), so until then a sync just looks at more of them.
     const evictionCheck = evictionCheckAfter(
       index.evictingTemplates(),
       out.evictionEnds,
@@ -365,8 +367,7 @@ export async function renderRevision(
     const stateChanged =
       autoscaleMoved ||
       state.key !== (previousTrailers[CLUSTER_STATE_TRAILER] ?? '') ||
-      (state.check ?? '') !== (previousTrailers[FAILOVER_CHECK_TRAILER] ?? '') ||
-      (evictionCheck ?? '') !== (previousTrailers[EVICTION_CHECK_TRAILER] ?? '');
+      (state.check ?? '') !== (previousTrailers[FAILOVER_CHECK_TRAILER] ?? '');
     if (rerender && out.edits.size === 0 && !stateChanged && !indexChanged) {
       return { ...noCommit(sourceSha, loaded.full, out.explanations, out.failover), ...retriedReport(retried) };
     }

@@ -238,6 +238,11 @@ interface Placed {
   policy?: Located<PropagationPolicy>;
   /** Clusters with a graceful eviction task: they keep their previous manifest, untouched, until it ends. */
   evicting: string[];
+  /**
+   * With graceful eviction tasks on the binding: when the next render must look at them whatever the status says
+   * (RenderOutput.evictionEnds), epoch milliseconds; null when only a status move can end them.
+   */
+  evictionEnd?: number | null;
   /** Clusters that keep namespace sync's copy of a Namespace its policy does not place there, untouched. */
   namespaceSync?: string[];
   /**
@@ -342,9 +347,7 @@ export async function renderTemplates<F>(
       p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
     if (p.policy) p = withNamespaceSyncCopies(p, input.previousIndex.template(key), input.model);
     placed.set(key, p);
-    const tasks = p.binding?.spec.gracefulEvictionTasks ?? [];
-    if (tasks.length > 0)
-      out.evictionEnds.set(key, earliestGraceEnd(tasks, input.failover?.gracePeriodSeconds) ?? null);
+    if (p.evictionEnd !== undefined) out.evictionEnds.set(key, p.evictionEnd);
   }
   for (const waiter of noPriorityClass.values()) out.problems.push(priorityClassProblem(waiter));
   markHpaTargets(placed, heldScalers);
@@ -1156,6 +1159,14 @@ function placeOnce(
     synced.tasks.length > 0
       ? { ...scheduled.binding, spec: { ...scheduled.binding.spec, gracefulEvictionTasks: synced.tasks } }
       : scheduled.binding;
+  // A task made in this render waits for the next one (syncEvictionTasks), which must look at it whatever its status
+  // says then: the replacements may already be healthy, and nothing on the status branch need move to say so.
+  const evictionEnd =
+    synced.tasks.length === 0
+      ? undefined
+      : failover && evictedNow.size > 0
+        ? failover.now.getTime()
+        : (earliestGraceEnd(synced.tasks, failover?.gracePeriodSeconds) ?? null);
   // Karmada's dependencies distributor reconciles ResourceBindings only: a ClusterResourceBinding says propagateDeps
   // as its policy does, and nothing reads its dependencies.
   const distributes = policy.spec.propagateDeps === true && binding.kind === 'ResourceBinding';
@@ -1169,6 +1180,7 @@ function placeOnce(
     clusters: targets,
     policy: claim.policy,
     evicting,
+    ...(evictionEnd !== undefined ? { evictionEnd } : {}),
     entry: {
       ...entryBase,
       policy: claim.policyKey,

@@ -8,6 +8,7 @@ import type { ResourceBinding } from '../../src/api/binding.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
+import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { deployment, MEMBERS, makeConfigRepoWith, weightedPolicy, type ConfigRepo } from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
@@ -55,8 +56,17 @@ async function dividedFleet(names: string[]) {
   return { r, sync };
 }
 
-test('a sync looks again at the eviction tasks whose template status moved, and at every one once the earliest grace ends', async () => {
+test('a render looks again at the eviction tasks whose template status moved, at new tasks once, and at every one once the earliest grace ends', async () => {
   const { r, sync } = await dividedFleet(['a', 'b']);
+  const repo = await openRepo(r.dir);
+  const source = r.git('rev-parse', 'main');
+  // What a render of the same source looks at now (renderRevision, as sync calls it with nothing else to do): it
+  // commits only when something comes out different.
+  const look = async (s: number) => {
+    const report = await renderRevision(repo, source, { outputRef: OUT, now: at(s) }, new Set());
+    return { looked: [...report.explanations.keys()].sort(), committed: report.outputCommit !== null };
+  };
+  const both = [refKey(ref('a')), refKey(ref('b'))];
   const down = notReadyCluster('2026-11-29T15:00:30Z');
 
   // member2 NotReady and tainted NoExecute, tolerated by neither: both leave it, each with a task of 600 s.
@@ -67,29 +77,40 @@ test('a sync looks again at the eviction tasks whose template status moved, and 
     ['evicted', 'evicted'],
   );
   assert.is(trailer(r, 'Graceful-Evictions'), '2');
-  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z', 'the tasks made at 15:00:40 end at 15:10:40');
+  // Tasks made by a render wait for the next, which looks at them whatever the status branch says.
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:00:40Z', 'due at the next render');
+  assert.equal(await look(50), { looked: both, committed: false }, 'no replacement reports healthy: both tasks stay');
 
-  // The status branch moves, but no template's status does: nothing is looked at, and no commit is made.
-  const head = r.git('rev-parse', 'flotilla/rendered');
-  commitStatus(r, { member1: {}, member2: down });
-  const idle = (await sync(60)).reports;
-  assert.is(idle.length, 0, 'nothing rendered');
-  assert.is(r.git('rev-parse', 'flotilla/rendered'), head);
-
-  // a runs healthy on member1: its task ends, and only a is rendered.
+  // a runs healthy on member1: its task ends.
   commitStatus(r, { member1: {}, member2: down }, { [templateStatusPath(ref('a'))]: healthyOnMember1('a', 2) });
   const healthy = (await sync(80)).reports;
-  assert.equal([...healthy[0]!.explanations.keys()], [refKey(ref('a'))]);
   assert.equal(
     healthy[0]!.failover.map((e) => [e.type, e.ref.name]),
     [['released', 'a']],
   );
   assert.is(tasksOf(r, 'a').length, 0);
   assert.is(tasksOf(r, 'b').length, 1);
-  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z', "b's task still ends then");
+  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z', "b's task, made at 15:00:40, ends at 15:10:40");
+
+  // The status branch moves, but not b's status: nothing is looked at. b's status moves: b alone.
+  commitStatus(
+    r,
+    { member1: {}, member2: down, member3: {} },
+    { [templateStatusPath(ref('a'))]: healthyOnMember1('a', 2) },
+  );
+  assert.equal(await look(90), { looked: [], committed: false });
+  commitStatus(
+    r,
+    { member1: {}, member2: down, member3: {} },
+    {
+      [templateStatusPath(ref('a'))]: healthyOnMember1('a', 2),
+      [templateStatusPath(ref('b'))]: healthyOnMember1('b', 1),
+    },
+  );
+  assert.equal(await look(100), { looked: [refKey(ref('b'))], committed: false }, 'b reports 1 of its 2 replicas');
   await assertVerifies(r);
 
-  // Before its grace ends, b is not looked at; after, its task ends by time.
+  // At its grace end b's task stays; past it, it ends by time.
   assert.is((await sync(640)).reports.length, 0, 'at its grace end, not yet past it');
   const ended = (await sync(641)).reports;
   assert.equal(
@@ -102,34 +123,35 @@ test('a sync looks again at the eviction tasks whose template status moved, and 
   await assertVerifies(r);
 });
 
-test('an output without an Eviction-Check has every task looked at once, and then records one', async () => {
+test('an output without an Eviction-Check, as an earlier version wrote it, has every task looked at', async () => {
   const { r, sync } = await dividedFleet(['a']);
   commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
   await sync(40);
-  // The same output as an earlier version wrote it: no Eviction-Check.
-  const message = r.git('log', '-1', '--format=%B', 'flotilla/rendered').replace(/^Eviction-Check: .*\n/m, '');
-  const tree = r.git('rev-parse', 'flotilla/rendered^{tree}');
-  const parent = r.git('rev-parse', 'flotilla/rendered^');
-  const rewritten = r.git(
-    '-c',
-    'user.name=Flotilla',
-    '-c',
-    'user.email=f@localhost',
-    'commit-tree',
-    tree,
-    '-p',
-    parent,
-    '-m',
-    message,
-  );
-  r.git('update-ref', 'refs/heads/flotilla/rendered', rewritten);
+  // The same output with another Eviction-Check line, or none, as an earlier version wrote it.
+  const eviction = r.git('rev-parse', 'flotilla/rendered');
+  const withCheck = (line: string) => {
+    const message = r.git('log', '-1', '--format=%B', eviction).replace(/^Eviction-Check: .*\n/m, line);
+    const commit = r.git(
+      ...['-c', 'user.name=Flotilla', '-c', 'user.email=f@localhost', 'commit-tree', `${eviction}^{tree}`],
+      ...['-p', `${eviction}^`, '-m', message],
+    );
+    r.git('update-ref', 'refs/heads/flotilla/rendered', commit);
+  };
+  const look = async () => {
+    const report = await renderRevision(
+      await openRepo(r.dir),
+      r.git('rev-parse', 'main'),
+      { outputRef: OUT, now: at(60) },
+      new Set(),
+    );
+    assert.is(report.outputCommit, null, 'nothing came out different');
+    return [...report.explanations.keys()];
+  };
+  withCheck('Eviction-Check: 2026-11-29T15:10:40Z\n');
+  assert.equal(await look(), [], 'not due, no status moved: not looked at');
+  withCheck('');
   assert.is(trailer(r, 'Eviction-Check'), undefined);
-
-  const again = (await sync(60)).reports;
-  assert.equal([...again[0]!.explanations.keys()], [refKey(ref('a'))], 'looked at, though nothing moved');
-  assert.is(again[0]!.filesWritten, 0);
-  assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z');
-  assert.is((await sync(80)).reports.length, 0, 'then not again');
+  assert.equal(await look(), [refKey(ref('a'))], 'without a check, looked at though nothing moved');
 });
 
 test.run();
