@@ -185,9 +185,9 @@ try {
   progress(`no-op sync: ${noop.seconds.toFixed(3)} s, ${noopCommits} new commits on flotilla/rendered`);
 
   // 4b. A cluster's state moving on the status branch, as the status side writes it: NotReady (Karmada's cluster
-  //     controller taints it not-ready:NoSchedule) and Ready again before anything was evicted (a short outage), then
-  //     NotReady with a ClusterTaintPolicy's not-ready:NoExecute evicting what runs there, then Ready again. Each a sync
-  //     of its own on a freshly opened repository.
+  //     controller taints it not-ready:NoSchedule) and Ready again before anything was evicted (a short outage),
+  //     then NotReady with a ClusterTaintPolicy's not-ready:NoExecute evicting what runs there, then Ready again.
+  //     Each a sync of its own on a freshly opened repository.
   // The first clusters', the one holding most manifests: a cluster's failure is felt where things run.
   // A cluster with nothing on it has no folder: 0 lines (the listing's error goes to the shell's stderr).
   const manifestsOn = (name: string) => countTreeFiles(repoDir, `${OUTPUT_REF}:clusters/${name}`);

@@ -2,17 +2,16 @@
 // its grace period runs out or when every cluster of the new result reports the object healthy
 // (controllers/gracefuleviction/evictiontask.go); nothing else of the binding's own state moves it. So a template
 // whose binding holds tasks renders again only when its aggregated status on the status branch moved since the last
-// render, or when the earliest grace end that render recorded (Eviction-Check) has come.
+// render, or when the earliest grace end that render recorded (Eviction-Check) has come, or after a render that
+// made tasks.
 import { parseRefKey } from '../api/kinds.ts';
 import { templateStatusPath } from '../branches/status/statusFiles.ts';
-import type { ShardedIndex } from '../branches/rendered/outputIndex.ts';
-import { CLUSTER_STATUS_TRAILER, EVICTION_CHECK_NEVER, EVICTION_CHECK_TRAILER } from '../branches/rendered/trailers.ts';
+import { EVICTION_CHECK_NEVER, EVICTION_CHECK_TRAILER } from '../branches/rendered/trailers.ts';
+import { recordedStatusCommit } from './recordedState.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { formatTime } from '../time/formatTime.ts';
-
-const COMMIT = /^[0-9a-f]{40}$/;
 
 /**
  * The Eviction-Check a trailer records, in milliseconds: Infinity for `never`, undefined when absent or unreadable
@@ -26,9 +25,21 @@ export function recordedEvictionCheck(trailers: Readonly<Record<string, string |
 }
 
 /**
+ * Whether every task of the render whose trailers these are must be looked at, whatever moved: its Eviction-Check has
+ * come or is unknown, or the status it or this render reads is not a commit (a file, none) to diff.
+ */
+function everyTaskDue(
+  trailers: Readonly<Record<string, string | undefined>>,
+  statusCommit: string | null | undefined,
+  now: Date,
+): boolean {
+  const check = recordedEvictionCheck(trailers);
+  return check === undefined || check <= now.getTime() || !recordedStatusCommit(trailers) || !statusCommit;
+}
+
+/**
  * Whether the render whose trailers these are leaves eviction tasks a sync must look at now, decided without reading
- * any tree: the status commit moved since it (a template's health may have), its Eviction-Check has come, or it
- * recorded none it can be held to.
+ * any tree: every task is due (everyTaskDue), or the status commit moved since it (a template's health may have).
  */
 export function evictionsMayEnd(
   trailers: Readonly<Record<string, string | undefined>>,
@@ -36,32 +47,26 @@ export function evictionsMayEnd(
   now: Date,
 ): boolean {
   if (!trailers['Graceful-Evictions']) return false;
-  const check = recordedEvictionCheck(trailers);
-  return (
-    check === undefined || check <= now.getTime() || !statusCommit || trailers[CLUSTER_STATUS_TRAILER] !== statusCommit
-  );
+  return everyTaskDue(trailers, statusCommit, now) || recordedStatusCommit(trailers) !== statusCommit;
 }
 
 /**
  * The templates holding graceful eviction tasks (the index's evicting list) that this render looks at again: every one
- * when the last render's Eviction-Check has come or is unknown, or when either status commit is not one (a file, none,
- * a commit gone); otherwise those whose status file differs between the last render's status commit and this one's.
+ * when everyTaskDue, or when the last render's status commit cannot be read; otherwise those whose status file differs
+ * between the last render's status commit and this one's.
  */
 export async function evictionsThatMayEnd(
   repo: GitRepo,
-  index: Pick<ShardedIndex, 'evictingTemplates'>,
+  evicting: readonly string[],
   trailers: Readonly<Record<string, string | undefined>>,
   statusCommit: string | null | undefined,
   now: Date,
 ): Promise<readonly string[]> {
-  const evicting = index.evictingTemplates();
   if (evicting.length === 0) return [];
-  const check = recordedEvictionCheck(trailers);
-  const before = trailers[CLUSTER_STATUS_TRAILER];
-  if (check === undefined || check <= now.getTime() || !before || !COMMIT.test(before) || !statusCommit)
-    return evicting;
+  if (everyTaskDue(trailers, statusCommit, now)) return evicting;
+  const before = recordedStatusCommit(trailers)!;
   if (before === statusCommit) return [];
-  const moved = await statusFilesMoved(repo, before, statusCommit);
+  const moved = await statusFilesMoved(repo, before, statusCommit!);
   if (!moved) return evicting;
   return evicting.filter((key) => moved.has(templateStatusPath(parseRefKey(key))));
 }

@@ -28,7 +28,8 @@ export interface FailoverContext {
   clusters: ReadonlyMap<string, Located<Cluster>>;
   /**
    * Cluster-State (managed taints key), Failover-Check (next toleration expiry), Graceful-Evictions (bindings with
-   * tasks) and Eviction-Check (the earliest grace end of their tasks); inputs: Cluster-Status (the status commit read, 'none' or 'file') and Render-Time, when they mattered.
+   * tasks) and Eviction-Check (the earliest grace end of their tasks); inputs: Cluster-Status (the status commit read,
+   * 'none' or 'file') and Render-Time, when they mattered.
    */
   state: {
     key: string;

@@ -15,8 +15,14 @@ export async function readRecordedState<T>(
   keyOf: (state: T) => string,
 ): Promise<T | null> {
   if (recorded === '') return empty;
-  const from = trailers[CLUSTER_STATUS_TRAILER];
-  if (!from || !/^[0-9a-f]{40}$/.test(from)) return null;
+  const from = recordedStatusCommit(trailers);
+  if (!from) return null;
   const state = await read(from).catch(() => null);
   return state !== null && keyOf(state) === recorded ? state : null;
+}
+
+/** The status commit a render's Cluster-Status trailer names; undefined for `file`, `none` or no trailer. */
+export function recordedStatusCommit(trailers: Readonly<Record<string, string | undefined>>): string | undefined {
+  const from = trailers[CLUSTER_STATUS_TRAILER];
+  return from && /^[0-9a-f]{40}$/.test(from) ? from : undefined;
 }

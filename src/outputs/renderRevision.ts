@@ -171,7 +171,9 @@ export async function renderRevision(
   // Graceful eviction tasks that may end now (their template's status moved since the last render, or a grace period
   // ran out): those templates render again, whatever else does, so each task is looked at whenever its status moves.
   const evictionsDue =
-    previous && again !== 'all' ? await evictionsThatMayEnd(repo, index, previousTrailers, stateSource, now) : [];
+    previous && again !== 'all'
+      ? await evictionsThatMayEnd(repo, index.evictingTemplates(), previousTrailers, stateSource, now)
+      : [];
   const alsoAffected =
     again === 'all'
       ? undefined
@@ -332,14 +334,11 @@ export async function renderRevision(
     await eventLoopTurn();
     const key = clusterStateKey(observed);
     const check = nextFailoverCheck(model, observed, now);
-    const evictions = index.evictingTemplates().length;
+    const evicting = index.evictingTemplates();
+    const evictions = evicting.length;
     // Recorded with the next commit, not a commit of its own: a render that ends no task keeps every task as the
     // recorded check describes it (never later than their ends), so until then a sync just looks at more of them.
-    const evictionCheck = evictionCheckAfter(
-      index.evictingTemplates(),
-      out.evictionEnds,
-      recordedEvictionCheck(previousTrailers),
-    );
+    const evictionCheck = evictionCheckAfter(evicting, out.evictionEnds, recordedEvictionCheck(previousTrailers));
     // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
     // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end, an
     // application Unhealthy for longer than its failover tolerates).

@@ -115,8 +115,9 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
  * those it was rendered with, a NoExecute toleration it noted has run out, an autoscaler decided another count, or
  * graceful eviction tasks it holds may end (a template's status moved, a grace period ran out: renderRevision finds
- * what those reach); or it holds pending bindings the cluster state may now let fit, or applications Unhealthy for longer than their
- * failover.application tolerates (those templates only; no commit when nothing comes out different).
+ * what those reach); or it holds pending bindings the cluster state may now let fit, or applications Unhealthy for
+ * longer than their failover.application tolerates (those templates only; no commit when nothing comes out
+ * different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = commitTrailers(info);
