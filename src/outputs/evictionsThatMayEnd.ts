@@ -3,9 +3,13 @@
 // (controllers/gracefuleviction/evictiontask.go); nothing else of the binding's own state moves it. So a template
 // whose binding holds tasks renders again only when its aggregated status on the status branch moved since the last
 // render, or when the earliest grace end that render recorded (Eviction-Check) has come, or after a render that
-// made tasks.
+// made tasks. Of those, only the templates whose last binding has a task that ends now render: the others keep it.
 import { parseRefKey } from '../api/kinds.ts';
+import { bindingPath } from '../branches/rendered/outputPaths.ts';
+import { readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { templateStatusPath } from '../branches/status/statusFiles.ts';
+import { assessEvictionTasks, earliestGraceEnd } from '../evictions/gracefulEviction.ts';
+import { bindsTemplate, readBindingsAt } from './previousOutputs.ts';
 import { EVICTION_CHECK_NEVER, EVICTION_CHECK_TRAILER } from '../branches/rendered/trailers.ts';
 import { recordedStatusCommit } from './recordedState.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
@@ -69,6 +73,57 @@ export async function evictionsThatMayEnd(
   const moved = await statusFilesMoved(repo, before, statusCommit!);
   if (!moved) return evicting;
   return evicting.filter((key) => moved.has(templateStatusPath(parseRefKey(key))));
+}
+
+/** Of the evicting templates a render looks at, which render and what the others' tasks wait for. */
+export interface EvictionLook {
+  /** Those with a task that ends now, or whose last binding cannot tell: they render. */
+  ending: string[];
+  /** The others, each with the earliest grace end of its tasks (null when only a status move ends them). */
+  waiting: Map<string, number | null>;
+}
+
+/**
+ * Which of the evicting templates due a look (evictionsThatMayEnd) have a task that ends now, read from their last
+ * bindings (in the output tree) and their status: the graceful eviction controller's test (assessEvictionTasks)
+ * against the binding's result. A template nothing else renders keeps that result, so its render would find the
+ * same; one something else renders is assessed by its render whatever this says. A binding that is not there, or not
+ * the template's, renders.
+ */
+export async function evictionsEndingNow(
+  repo: GitRepo,
+  outputTree: string,
+  due: readonly string[],
+  statusSource: string,
+  now: Date,
+  gracePeriodSeconds: number | undefined,
+): Promise<EvictionLook> {
+  const refs = new Map(due.map((key) => [key, parseRefKey(key)]));
+  const bindings = await readBindingsAt(
+    repo,
+    outputTree,
+    new Map(due.map((key) => [bindingPath(refs.get(key)!), key])),
+  );
+  const statuses = await readTemplateStatuses(repo, statusSource, [...refs.values()]);
+  const look: EvictionLook = { ending: [], waiting: new Map() };
+  for (const key of due) {
+    const binding = bindings.get(key);
+    const tasks = binding && bindsTemplate(binding, refs.get(key)!) ? binding.spec.gracefulEvictionTasks : undefined;
+    if (!tasks?.length) {
+      look.ending.push(key);
+      continue;
+    }
+    const { ended } = assessEvictionTasks(
+      tasks,
+      now,
+      binding!.spec.clusters ?? [],
+      statuses.get(key),
+      gracePeriodSeconds,
+    );
+    if (ended.length > 0) look.ending.push(key);
+    else look.waiting.set(key, earliestGraceEnd(tasks, gracePeriodSeconds) ?? null);
+  }
+  return look;
 }
 
 /** The paths that differ between two status commits; undefined when one cannot be read. */

@@ -337,3 +337,26 @@ export function indexWithBindings(
   }
   return { ...index, templates };
 }
+
+/** The previous bindings at the paths (binding path -> refKey) the output tree has, parsed, by refKey. */
+export async function readBindingsAt(
+  repo: GitRepo,
+  outputTree: string,
+  paths: ReadonlyMap<string, string>,
+): Promise<Map<string, ResourceBinding>> {
+  const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
+  const blobs = await readBlobs(repo, oids.values());
+  const decoder = new TextDecoder();
+  const out = new Map<string, ResourceBinding>();
+  for (const [path, oid] of oids) {
+    const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
+    if (binding) out.set(paths.get(path)!, binding);
+  }
+  return out;
+}
+
+/** Whether the binding is the template's (not another object's at the same path). */
+export function bindsTemplate(binding: ResourceBinding, ref: ObjectRef): boolean {
+  const r = binding.spec?.resource;
+  return r !== undefined && r.kind === ref.kind && r.name === ref.name && (r.namespace ?? '') === ref.namespace;
+}

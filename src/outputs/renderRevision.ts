@@ -24,7 +24,12 @@ import { flotillaIdentity, type CommitInfo, type GitRepo } from '../commits/type
 import type { ConfigModel, FileObjects } from '../api/model.ts';
 import type { ClusterAffinity } from '../api/policy.ts';
 import { readSteadyResults, steadyView, type SteadyCandidates } from './steadyResults.ts';
-import { evictionCheckAfter, evictionsThatMayEnd, recordedEvictionCheck } from './evictionsThatMayEnd.ts';
+import {
+  evictionCheckAfter,
+  evictionsEndingNow,
+  evictionsThatMayEnd,
+  recordedEvictionCheck,
+} from './evictionsThatMayEnd.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
 import { entriesByNamespace, removedNamespaces } from '../works/deletionProtection.ts';
 import type { Problem } from '../errors/problem.ts';
@@ -174,11 +179,23 @@ export async function renderRevision(
     previous && again !== 'all'
       ? await evictionsThatMayEnd(repo, index.evictingTemplates(), previousTrailers, stateSource, now)
       : [];
+  // Of those, the ones with a task that ends now by their last binding: the others would render what they rendered.
+  const evictionLook =
+    evictionsDue.length > 0 && headTree
+      ? await evictionsEndingNow(
+          repo,
+          headTree,
+          evictionsDue,
+          stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF,
+          now,
+          target.gracefulEvictionTimeoutSeconds,
+        )
+      : { ending: evictionsDue, waiting: new Map<string, number | null>() };
   const alsoAffected =
     again === 'all'
       ? undefined
-      : retried.size > 0 || movedTemplates.size > 0 || evictionsDue.length > 0
-        ? new Set([...(again ?? []), ...retried.keys(), ...movedTemplates, ...evictionsDue])
+      : retried.size > 0 || movedTemplates.size > 0 || evictionLook.ending.length > 0
+        ? new Set([...(again ?? []), ...retried.keys(), ...movedTemplates, ...evictionLook.ending])
         : again;
   const sourceLimits = sourceLimitsOf(target.limits);
   // Where a broken policy or cluster finds its last good definition, whichever way this render reads the source.
@@ -338,7 +355,11 @@ export async function renderRevision(
     const evictions = evicting.length;
     // Recorded with the next commit, not a commit of its own: a render that ends no task keeps every task as the
     // recorded check describes it (never later than their ends), so until then a sync just looks at more of them.
-    const evictionCheck = evictionCheckAfter(evicting, out.evictionEnds, recordedEvictionCheck(previousTrailers));
+    const evictionCheck = evictionCheckAfter(
+      evicting,
+      evictionLook.waiting.size > 0 ? new Map([...evictionLook.waiting, ...out.evictionEnds]) : out.evictionEnds,
+      recordedEvictionCheck(previousTrailers),
+    );
     // What verify needs to replay this render beyond Git's source: the cluster state it read, and the clock when the
     // clock could decide something (a taint to evict on, a toleration to run out, eviction tasks to end, an
     // application Unhealthy for longer than its failover tolerates).

@@ -6,7 +6,7 @@
 // the index entry, the policy and the previous binding spares reading, parsing and rendering the template at all.
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
-import { parseRefKey, type ObjectRef } from '../api/kinds.ts';
+import { parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
@@ -20,18 +20,16 @@ import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.
 import { bindingName } from '../names/bindingName.ts';
 import { DEFAULT_SCHEDULER, schedulerOf } from '../bindings/claimTemplate.ts';
 import { bindingPath } from '../branches/rendered/outputPaths.ts';
-import { readBlobs } from '../commits/readBlobs.ts';
-import { readPathOids } from '../commits/readPathOids.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { evictTaintedClusters } from '../evictions/evictTaintedClusters.ts';
 import { customizationFor, interpretersOf } from '../interpreters/customizations.ts';
 import { mayHaveReplicas } from '../interpreters/interpretReplicas.ts';
-import { parseYamlValue } from '../yaml/blockYaml.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { isDeletionProtected } from '../works/deletionProtection.ts';
 import { shrinkResult, type ShrunkResult } from '../works/shrunkResults.ts';
+import { bindsTemplate, readBindingsAt } from './previousOutputs.ts';
 
 /** What the decision reads besides each template's own entry and binding, built once per render. */
 export interface SteadyView {
@@ -316,7 +314,7 @@ export async function readSteadyResults(
       paths.set(bindingPath(parseRefKey(key)), key);
   const kept = new Set<string>();
   const shrunk = new Map<string, ShrunkResult>();
-  for (const [key, binding] of await readBindings(repo, outputTree, paths)) {
+  for (const [key, binding] of await readBindingsAt(repo, outputTree, paths)) {
     const entry = placementOnly.get(key);
     if (entry && mayKeepResult(key, entry, view)) {
       if (keepsResult(key, entry, binding, view)) kept.add(key);
@@ -371,27 +369,10 @@ async function readFollowers(
   }
   const paths = new Map([...candidates.keys()].map((key) => [bindingPath(parseRefKey(key)), key]));
   const out = new Map<string, { result: ShrunkResult; parents: string[] }>();
-  for (const [key, binding] of await readBindings(repo, outputTree, paths)) {
+  for (const [key, binding] of await readBindingsAt(repo, outputTree, paths)) {
     const parents = candidates.get(key)!;
     const result = followedResultOf(key, index.template(key)!, binding, parents);
     if (result) out.set(key, { result, parents: [...parents.keys()] });
-  }
-  return out;
-}
-
-/** The previous bindings at the paths (binding path -> refKey) the output tree has, parsed, by refKey. */
-async function readBindings(
-  repo: GitRepo,
-  outputTree: string,
-  paths: ReadonlyMap<string, string>,
-): Promise<Map<string, ResourceBinding>> {
-  const oids = await readPathOids(repo, outputTree, [...paths.keys()]);
-  const blobs = await readBlobs(repo, oids.values());
-  const decoder = new TextDecoder();
-  const out = new Map<string, ResourceBinding>();
-  for (const [path, oid] of oids) {
-    const binding = parseYamlValue(decoder.decode(blobs.get(oid)!)) as ResourceBinding | null;
-    if (binding) out.set(paths.get(path)!, binding);
   }
   return out;
 }
@@ -417,10 +398,4 @@ function rendersForItsState(entry: IndexEntry): boolean {
 function sameClusters(binding: ResourceBinding, entry: IndexEntry): boolean {
   const clusters = binding.spec.clusters ?? [];
   return clusters.map((c) => c.name).join('\n') === [...entry.clusters].sort().join('\n');
-}
-
-/** Whether the binding is the template's (not another object's at the same path). */
-function bindsTemplate(binding: ResourceBinding, ref: ObjectRef): boolean {
-  const r = binding.spec?.resource;
-  return r !== undefined && r.kind === ref.kind && r.name === ref.name && (r.namespace ?? '') === ref.namespace;
 }

@@ -1,6 +1,7 @@
 // Graceful eviction tasks end when their replacements report healthy or their grace period runs out (Karmada's
 // graceful eviction controller): a sync looks again only at the templates whose status moved, until the earliest
-// grace end the output records (Eviction-Check) comes; then at every one.
+// grace end the output records (Eviction-Check) comes; then at every one. Of those, only a template whose task ends
+// renders again.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, stringify } from 'yaml';
@@ -56,17 +57,16 @@ async function dividedFleet(names: string[]) {
   return { r, sync };
 }
 
-test('a render looks again at the eviction tasks whose template status moved, at new tasks once, and at every one once the earliest grace ends', async () => {
+test('an eviction task ends when its replacements report healthy, and only a template whose task ends renders', async () => {
   const { r, sync } = await dividedFleet(['a', 'b']);
   const repo = await openRepo(r.dir);
   const source = r.git('rev-parse', 'main');
-  // What a render of the same source looks at now (renderRevision, as sync calls it with nothing else to do): it
+  // What a render of the same source renders now (renderRevision, as sync calls it with nothing else to do): it
   // commits only when something comes out different.
   const look = async (s: number) => {
     const report = await renderRevision(repo, source, { outputRef: OUT, now: at(s) }, new Set());
-    return { looked: [...report.explanations.keys()].sort(), committed: report.outputCommit !== null };
+    return { rendered: [...report.explanations.keys()].sort(), committed: report.outputCommit !== null };
   };
-  const both = [refKey(ref('a')), refKey(ref('b'))];
   const down = notReadyCluster('2026-11-29T15:00:30Z');
 
   // member2 NotReady and tainted NoExecute, tolerated by neither: both leave it, each with a task of 600 s.
@@ -79,26 +79,32 @@ test('a render looks again at the eviction tasks whose template status moved, at
   assert.is(trailer(r, 'Graceful-Evictions'), '2');
   // Tasks made by a render wait for the next, which looks at them whatever the status branch says.
   assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:00:40Z', 'due at the next render');
-  assert.equal(await look(50), { looked: both, committed: false }, 'no replacement reports healthy: both tasks stay');
+  assert.equal(
+    await look(50),
+    { rendered: [], committed: false },
+    'no replacement reports healthy: both tasks stay, and neither template renders',
+  );
 
-  // a runs healthy on member1: its task ends.
+  // a runs healthy on member1: its task ends, and a alone renders; b, looked at too, keeps its task.
   commitStatus(r, { member1: {}, member2: down }, { [templateStatusPath(ref('a'))]: healthyOnMember1('a', 2) });
   const healthy = (await sync(80)).reports;
   assert.equal(
     healthy[0]!.failover.map((e) => [e.type, e.ref.name]),
     [['released', 'a']],
   );
+  assert.equal([...healthy[0]!.explanations.keys()], [refKey(ref('a'))]);
   assert.is(tasksOf(r, 'a').length, 0);
   assert.is(tasksOf(r, 'b').length, 1);
   assert.is(trailer(r, 'Eviction-Check'), '2026-11-29T15:10:40Z', "b's task, made at 15:00:40, ends at 15:10:40");
 
-  // The status branch moves, but not b's status: nothing is looked at. b's status moves: b alone.
+  // The status branch moves, but not b's status: nothing renders. b's status moves, short of its replicas: its task
+  // stays, and b does not render either.
   commitStatus(
     r,
     { member1: {}, member2: down, member3: {} },
     { [templateStatusPath(ref('a'))]: healthyOnMember1('a', 2) },
   );
-  assert.equal(await look(90), { looked: [], committed: false });
+  assert.equal(await look(90), { rendered: [], committed: false });
   commitStatus(
     r,
     { member1: {}, member2: down, member3: {} },
@@ -107,7 +113,8 @@ test('a render looks again at the eviction tasks whose template status moved, at
       [templateStatusPath(ref('b'))]: healthyOnMember1('b', 1),
     },
   );
-  assert.equal(await look(100), { looked: [refKey(ref('b'))], committed: false }, 'b reports 1 of its 2 replicas');
+  assert.equal(await look(100), { rendered: [], committed: false }, 'b reports 1 of its 2 replicas');
+  assert.is(tasksOf(r, 'b').length, 1);
   await assertVerifies(r);
 
   // At its grace end b's task stays; past it, it ends by time.
@@ -125,8 +132,15 @@ test('a render looks again at the eviction tasks whose template status moved, at
 
 test('an output without an Eviction-Check, as an earlier version wrote it, has every task looked at', async () => {
   const { r, sync } = await dividedFleet(['a']);
-  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
+  // member2 goes NotReady while member1 already reports both replicas of a healthy: the task the eviction makes could
+  // end at the next render that looks at it.
+  commitStatus(
+    r,
+    { member2: notReadyCluster('2026-11-29T15:00:30Z') },
+    { [templateStatusPath(ref('a'))]: healthyOnMember1('a', 2) },
+  );
   await sync(40);
+  assert.is(tasksOf(r, 'a').length, 1);
   // The same output with another Eviction-Check line, or none, as an earlier version wrote it.
   const eviction = r.git('rev-parse', 'flotilla/rendered');
   const withCheck = (line: string) => {
@@ -144,14 +158,18 @@ test('an output without an Eviction-Check, as an earlier version wrote it, has e
       { outputRef: OUT, now: at(60) },
       new Set(),
     );
-    assert.is(report.outputCommit, null, 'nothing came out different');
-    return [...report.explanations.keys()];
+    return { rendered: [...report.explanations.keys()], committed: report.outputCommit !== null };
   };
   withCheck('Eviction-Check: 2026-11-29T15:10:40Z\n');
-  assert.equal(await look(), [], 'not due, no status moved: not looked at');
+  assert.equal(await look(), { rendered: [], committed: false }, 'not due, no status moved: not looked at');
   withCheck('');
   assert.is(trailer(r, 'Eviction-Check'), undefined);
-  assert.equal(await look(), [refKey(ref('a'))], 'without a check, looked at though nothing moved');
+  assert.equal(
+    await look(),
+    { rendered: [refKey(ref('a'))], committed: true },
+    'without a check, looked at though nothing moved: its task ends',
+  );
+  assert.is(tasksOf(r, 'a').length, 0);
 });
 
 test.run();
