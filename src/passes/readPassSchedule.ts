@@ -14,6 +14,7 @@ import { readApplicationFailoverDeadlines } from '../outputs/readApplicationFail
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
 import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
+import { recordedEvictionCheck } from '../outputs/evictionsThatMayEnd.ts';
 import { clusterStateKey } from '../outputs/clusterState.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
@@ -53,6 +54,8 @@ export interface PassScheduleOptions {
   thresholds?: ReadyThresholds;
   /** --graceful-eviction-timeout, for tasks without their own grace period. */
   gracePeriodSeconds?: number;
+  /** The clock, epoch milliseconds (default: now). */
+  now?: number;
 }
 
 /**
@@ -85,8 +88,10 @@ export async function readPassSchedule(repo: GitRepo, opts: PassScheduleOptions)
   if (Number.isFinite(check)) deadlines.push({ at: check, kind: 'full', reason: 'failover-check' });
   const gracefulEvictions = Boolean(trailers['Graceful-Evictions']);
   if (gracefulEvictions) {
-    const end = await readEvictionEnd(repo, output.tree, opts.gracePeriodSeconds);
-    if (end !== undefined) deadlines.push({ at: end, kind: 'full', reason: 'graceful-eviction' });
+    const end =
+      recordedTaskDeadline(last?.trailers ?? {}, opts.now ?? Date.now()) ??
+      (await readEvictionEnd(repo, output.tree, opts.gracePeriodSeconds));
+    if (end !== undefined && end !== null) deadlines.push({ at: end, kind: 'full', reason: 'graceful-eviction' });
   }
   return { clusterStateKey: key, gracefulEvictions, deadlines, retry };
 }
@@ -127,6 +132,17 @@ async function readApplicationFailover(
   const index = await openOutputIndex(repo, last.commit.tree);
   const deadlines = await readApplicationFailoverDeadlines(repo, index, last.trailers, statusRef);
   return deadlines.size > 0 ? Math.min(...deadlines.values()) : undefined;
+}
+
+/**
+ * The deadline the last render's Eviction-Check gives, when it is still ahead: no task ends by time before it, and the
+ * render due then looks at every task and records the next one (null: none ends by time). Undefined once it has come
+ * (a render that ended nothing records nothing new) or when there is none: then the bindings say.
+ */
+function recordedTaskDeadline(trailers: Readonly<Record<string, string>>, now: number): number | null | undefined {
+  const check = recordedEvictionCheck(trailers);
+  if (check === Number.POSITIVE_INFINITY) return null;
+  return check !== undefined && check > now ? check + 1000 : undefined;
 }
 
 /** The earliest time-only end of a graceful eviction task among the bindings the index lists as evicting. */

@@ -277,6 +277,7 @@ export async function startReconciler(opts: ReconcilerOptions): Promise<Reconcil
               probed: effect.probed,
               ...(thresholds ? { thresholds } : {}),
               ...(graceSeconds !== undefined ? { gracePeriodSeconds: graceSeconds } : {}),
+              now,
             }).then(
               (schedule) => ({ type: 'scheduleRead', schedule, now }) as const,
               (err: unknown) => ({ type: 'scheduleFailed', error: (err as Error).message, now }) as const,

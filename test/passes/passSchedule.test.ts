@@ -162,4 +162,40 @@ test('a toleration running out is a full deadline at Failover-Check; an eviction
   assert.equal(after.deadlines, []);
 });
 
+test("while the output's Eviction-Check is ahead, the next eviction deadline is taken from it, not from the bindings", async () => {
+  const r = nginxRepo(60);
+  const repo = await openRepo(r.dir);
+  const grace = 45;
+  const sync = (s: number, state?: Map<string, ObservedCluster>) =>
+    syncRepo(repo, {
+      sourceRef: 'refs/heads/main',
+      outputRef: OUT,
+      now: at(s),
+      gracefulEvictionTimeoutSeconds: grace,
+      ...(state ? { clusterStatus: state } : {}),
+    });
+  await sync(0);
+  const state = down('2026-11-29T15:01:00Z');
+  await sync(120, state);
+  const check = () => /^Eviction-Check: (.*)$/m.exec(r.git('log', '-1', '--format=%B', 'flotilla/rendered'))?.[1];
+  assert.is(check(), '2026-11-29T15:02:00Z', 'the render that made the task: due at the next render');
+  // A reader with another timeout than the renderer's: while the check is due, it reads the bindings with its own.
+  const schedule = async (s: number) =>
+    (await readPassSchedule(repo, { outputRef: OUT, statusRef: STATUS, probed: new Set(), now: T0 + s * 1000 }))
+      .deadlines;
+  assert.equal(await schedule(130), [{ at: T0 + (120 + 600 + 1) * 1000, kind: 'full', reason: 'graceful-eviction' }]);
+
+  // The next commit looks at the task and records its end under the renderer's timeout: 15:02:45.
+  r.commit({ 'templates/extra.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n' }, 'a ConfigMap');
+  await sync(130, state);
+  assert.is(check(), '2026-11-29T15:02:45Z');
+  assert.equal(
+    await schedule(140),
+    [{ at: T0 + (120 + grace + 1) * 1000, kind: 'full', reason: 'graceful-eviction' }],
+    "the renderer's end, read from the trailer",
+  );
+  // Once it has come, the render due then records the next one; until it does, the bindings say.
+  assert.equal(await schedule(170), [{ at: T0 + (120 + 600 + 1) * 1000, kind: 'full', reason: 'graceful-eviction' }]);
+});
+
 test.run();
