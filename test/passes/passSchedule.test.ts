@@ -23,6 +23,22 @@ const nginxRepo = (tolerationSeconds: number) =>
   makeConfigRepoWith(repos, nginxSample({ tolerationSeconds }), 'nginx, weighted 1:1');
 const down = (since: string): Map<string, ObservedCluster> => new Map([['member2', notReadyCluster(since)]]);
 
+/** nginx tolerating a NoExecute taint for 60 s, synced with a graceful eviction timeout of 45 s at the given seconds. */
+async function evictingNginx() {
+  const r = nginxRepo(60);
+  const repo = await openRepo(r.dir);
+  const grace = 45;
+  const sync = (s: number, state?: Map<string, ObservedCluster>) =>
+    syncRepo(repo, {
+      sourceRef: 'refs/heads/main',
+      outputRef: OUT,
+      now: at(s),
+      gracefulEvictionTimeoutSeconds: grace,
+      ...(state ? { clusterStatus: state } : {}),
+    });
+  return { r, repo, grace, sync };
+}
+
 test('nextDeadline: the earliest deadline not covered by the last pass of its kind; a full pass covers status deadlines', () => {
   const d = (s: number, kind: PassDeadline['kind'], reason: PassDeadline['reason']): PassDeadline => ({
     at: T0 + s * 1000,
@@ -114,17 +130,7 @@ test('a member seen failing: its Ready flip is a status deadline at since + thre
 });
 
 test('a toleration running out is a full deadline at Failover-Check; an eviction task ends at creation + --graceful-eviction-timeout + 1 s', async () => {
-  const r = nginxRepo(60);
-  const repo = await openRepo(r.dir);
-  const grace = 45;
-  const sync = (s: number, state?: Map<string, ObservedCluster>) =>
-    syncRepo(repo, {
-      sourceRef: 'refs/heads/main',
-      outputRef: OUT,
-      now: at(s),
-      gracefulEvictionTimeoutSeconds: grace,
-      ...(state ? { clusterStatus: state } : {}),
-    });
+  const { r, repo, grace, sync } = await evictingNginx();
   const opts = {
     outputRef: OUT,
     statusRef: STATUS,
@@ -163,17 +169,7 @@ test('a toleration running out is a full deadline at Failover-Check; an eviction
 });
 
 test("while the output's Eviction-Check is ahead, the next eviction deadline is taken from it, not from the bindings", async () => {
-  const r = nginxRepo(60);
-  const repo = await openRepo(r.dir);
-  const grace = 45;
-  const sync = (s: number, state?: Map<string, ObservedCluster>) =>
-    syncRepo(repo, {
-      sourceRef: 'refs/heads/main',
-      outputRef: OUT,
-      now: at(s),
-      gracefulEvictionTimeoutSeconds: grace,
-      ...(state ? { clusterStatus: state } : {}),
-    });
+  const { r, repo, grace, sync } = await evictingNginx();
   await sync(0);
   const state = down('2026-11-29T15:01:00Z');
   await sync(120, state);
