@@ -201,6 +201,29 @@ test("who requires a template follows its parents' deps as they are set and remo
   assert.ok(index.derivedPartsAgree());
 });
 
+test("the root's lists stay sorted as entries join and leave them in any order, and a list held before keeps its keys", async () => {
+  const index = openFiles(indexFiles({ files: {}, templates: {} }));
+  await index.loadAll();
+  const keys = Array.from({ length: 40 }, (_, i) => `apps/v1/Deployment/ns-${(i * 17) % 40}/app-${i}`);
+  const entry = (key: string, evicting: boolean): IndexEntry => ({
+    file: `templates/${key}.yaml`,
+    clusters: ['m1'],
+    ...(evicting ? { evicting: ['m1'] } : {}),
+    ...(key.endsWith('3') ? { blocked: true as const } : {}),
+  });
+  for (const key of keys) index.setTemplate(key, entry(key, true));
+  const all = index.evictingTemplates();
+  assert.equal(all, [...keys].sort());
+  assert.equal(index.blockedTemplates(), keys.filter((k) => k.endsWith('3')).sort());
+  // Every third key leaves the list, another is set again unchanged, and one leaves the index.
+  for (const key of keys.filter((_, i) => i % 3 === 0)) index.setTemplate(key, entry(key, false));
+  index.setTemplate(keys[1]!, entry(keys[1]!, true));
+  index.setTemplate(keys[2]!, undefined);
+  assert.equal(index.evictingTemplates(), keys.filter((_, i) => i % 3 !== 0 && i !== 2).sort());
+  assert.equal(all, [...keys].sort(), 'the list read before is not changed under its holder');
+  assert.ok(index.derivedPartsAgree());
+});
+
 test('edits() rewrites only the shards a change touched, removes a shard left empty, and the root only when it changed', async () => {
   const before = indexFiles(whole());
   const index = openFiles(before);

@@ -347,13 +347,13 @@ function parseIndexFile(text: string): IndexFile {
         sourceFiles: parsed.sourceFiles ?? 0,
         karmadaFilesRule: typeof parsed.karmadaFilesRule === 'number' ? parsed.karmadaFilesRule : 1,
         karmadaFiles: parsed.karmadaFiles ?? [],
-        evicting: parsed.evicting ?? [],
-        pending: parsed.pending ?? [],
-        blocked: parsed.blocked ?? [],
-        awaiting: parsed.awaiting ?? [],
-        applicationFailover: parsed.applicationFailover ?? [],
-        suspended: parsed.suspended ?? [],
-        quotas: parsed.quotas ?? [],
+        evicting: sortedList(parsed.evicting),
+        pending: sortedList(parsed.pending),
+        blocked: sortedList(parsed.blocked),
+        awaiting: sortedList(parsed.awaiting),
+        applicationFailover: sortedList(parsed.applicationFailover),
+        suspended: sortedList(parsed.suspended),
+        quotas: sortedList(parsed.quotas),
         clusterScopedKinds: parsed.clusterScopedKinds ?? {},
       },
     };
@@ -882,10 +882,28 @@ export class ShardedIndex implements IndexView {
   }
 }
 
-/** A sorted list of template keys with `key` in it or not, as `member` says; the same array when nothing changes. */
+/**
+ * A sorted list of template keys with `key` in it or not, as `member` says; the same array when nothing changes, else
+ * a copy (callers may hold the old one). Found by bisection: a render that evicts thousands of templates adds each.
+ */
 function listed(list: string[], key: string, member: boolean): string[] {
-  if (member === list.includes(key)) return list;
-  return member ? [...list, key].sort() : list.filter((k) => k !== key);
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  if (member === (list[lo] === key)) return list;
+  const out = list.slice(0, lo);
+  if (member) out.push(key);
+  for (let i = member ? lo : lo + 1; i < list.length; i++) out.push(list[i]!);
+  return out;
+}
+
+/** A root's list as listed() keeps it: sorted (a root edited by hand may not be). */
+function sortedList(list: string[] | undefined): string[] {
+  return list ? [...list].sort() : [];
 }
 
 function emptyRoot(): IndexRoot {
