@@ -99,5 +99,10 @@ export function nextTaskDeadline(
   defaultGraceSeconds = DEFAULT_GRACE_PERIOD_SECONDS,
 ): Date | undefined {
   const end = earliestGraceEnd(tasks, defaultGraceSeconds);
-  return end === undefined ? undefined : new Date(end + 1000);
+  return end === undefined ? undefined : new Date(afterGraceEnd(end));
+}
+
+/** When a render ends a task whose grace ends at `end` (epoch milliseconds): a second after, so the clock is past it. */
+export function afterGraceEnd(end: number): number {
+  return end + 1000;
 }

@@ -107,19 +107,14 @@ export async function evictionsEndingNow(
   const statuses = await readTemplateStatuses(repo, statusSource, [...refs.values()]);
   const look: EvictionLook = { ending: [], waiting: new Map() };
   for (const key of due) {
-    const binding = bindings.get(key);
-    const tasks = binding && bindsTemplate(binding, refs.get(key)!) ? binding.spec.gracefulEvictionTasks : undefined;
-    if (!tasks?.length) {
+    const found = bindings.get(key);
+    const spec = found && bindsTemplate(found, refs.get(key)!) ? found.spec : undefined;
+    const tasks = spec?.gracefulEvictionTasks ?? [];
+    if (!spec || tasks.length === 0) {
       look.ending.push(key);
       continue;
     }
-    const { ended } = assessEvictionTasks(
-      tasks,
-      now,
-      binding!.spec.clusters ?? [],
-      statuses.get(key),
-      gracePeriodSeconds,
-    );
+    const { ended } = assessEvictionTasks(tasks, now, spec.clusters ?? [], statuses.get(key), gracePeriodSeconds);
     if (ended.length > 0) look.ending.push(key);
     else look.waiting.set(key, earliestGraceEnd(tasks, gracePeriodSeconds) ?? null);
   }

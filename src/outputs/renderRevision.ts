@@ -141,8 +141,9 @@ export async function renderRevision(
   }
   const now = (target.now ?? (() => new Date()))();
   const stateSource = await clusterStateSource(repo, target);
-  const observed =
-    target.clusterStatus ?? (await readObservedClusters(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF));
+  // Where template health and cluster status are read: the status commit of the state, else the status branch.
+  const statusSource = stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF;
+  const observed = target.clusterStatus ?? (await readObservedClusters(repo, statusSource));
   // FederatedHPA decisions come from the same status commit, so verify replays them; a file state has none.
   const autoscaled = await readAutoscaledReplicas(repo, stateSource ?? null);
   const autoKey = autoscaledKey(autoscaled);
@@ -182,14 +183,7 @@ export async function renderRevision(
   // Of those, the ones with a task that ends now by their last binding: the others would render what they rendered.
   const evictionLook =
     evictionsDue.length > 0 && headTree
-      ? await evictionsEndingNow(
-          repo,
-          headTree,
-          evictionsDue,
-          stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF,
-          now,
-          target.gracefulEvictionTimeoutSeconds,
-        )
+      ? await evictionsEndingNow(repo, headTree, evictionsDue, statusSource, now, target.gracefulEvictionTimeoutSeconds)
       : { ending: evictionsDue, waiting: new Map<string, number | null>() };
   const alsoAffected =
     again === 'all'
@@ -303,7 +297,7 @@ export async function renderRevision(
       };
   await index.load({ templates: takenBy.values() }); // to name the file of the object a taken path belongs to
   const watched = [...bindings].filter(([, b]) => readsTemplateHealth(b)).map(([key]) => parseRefKey(key));
-  const health = await readTemplateStatuses(repo, stateSource ?? target.statusRef ?? DEFAULT_STATUS_REF, watched);
+  const health = await readTemplateStatuses(repo, statusSource, watched);
 
   const model = withAutoscaledReplicas(withClusterStatus(loaded.model, observed), autoscaled);
   // What the file index needs of the touched files, taken now: the render is handed the templates (releaseTemplates),

@@ -1,5 +1,3 @@
-import { parseYamlValue } from '../yaml/blockYaml.ts';
-import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
@@ -13,11 +11,11 @@ import {
 import { readApplicationFailoverDeadlines } from '../outputs/readApplicationFailoverDeadlines.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { readRetriableBindings } from '../outputs/readRetriableBindings.ts';
-import { nextTaskDeadline } from '../evictions/gracefulEviction.ts';
+import { readBindingsAt } from '../outputs/previousOutputs.ts';
+import { afterGraceEnd, nextTaskDeadline } from '../evictions/gracefulEviction.ts';
 import { recordedEvictionCheck } from '../outputs/evictionsThatMayEnd.ts';
 import { clusterStateKey } from '../outputs/clusterState.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
-import { readTextFiles } from '../commits/readPathOids.ts';
 import { readyFlipTime, type ReadyThresholds } from '../statuses/dampReadyCondition.ts';
 import { readStatusBranchClusters } from '../branches/status/readStatusBranch.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
@@ -142,7 +140,7 @@ async function readApplicationFailover(
 function recordedTaskDeadline(trailers: Readonly<Record<string, string>>, now: number): number | null | undefined {
   const check = recordedEvictionCheck(trailers);
   if (check === Number.POSITIVE_INFINITY) return null;
-  return check !== undefined && check > now ? check + 1000 : undefined;
+  return check !== undefined && check > now ? afterGraceEnd(check) : undefined;
 }
 
 /** The earliest time-only end of a graceful eviction task among the bindings the index lists as evicting. */
@@ -152,11 +150,8 @@ async function readEvictionEnd(
   gracePeriodSeconds: number | undefined,
 ): Promise<number | undefined> {
   const evicting = (await openOutputIndex(repo, tree))?.evictingTemplates() ?? [];
-  const paths = evicting.map((k) => bindingPath(parseRefKey(k)));
-  const texts = await readTextFiles(repo, tree, paths);
-  const tasks = [...texts.values()].flatMap(
-    (text) => (parseYamlValue(text) as ResourceBinding | null)?.spec.gracefulEvictionTasks ?? [],
-  );
+  const bindings = await readBindingsAt(repo, tree, new Map(evicting.map((k) => [bindingPath(parseRefKey(k)), k])));
+  const tasks = [...bindings.values()].flatMap((b) => b.spec?.gracefulEvictionTasks ?? []);
   return nextTaskDeadline(tasks, gracePeriodSeconds)?.getTime();
 }
 

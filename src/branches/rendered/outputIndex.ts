@@ -895,10 +895,7 @@ function listed(list: string[], key: string, member: boolean): string[] {
     else hi = mid;
   }
   if (member === (list[lo] === key)) return list;
-  const out = list.slice(0, lo);
-  if (member) out.push(key);
-  for (let i = member ? lo : lo + 1; i < list.length; i++) out.push(list[i]!);
-  return out;
+  return member ? [...list.slice(0, lo), key, ...list.slice(lo)] : [...list.slice(0, lo), ...list.slice(lo + 1)];
 }
 
 /** A root's list as listed() keeps it: sorted (a root edited by hand may not be). */
