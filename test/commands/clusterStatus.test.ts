@@ -6,8 +6,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { makeConfigRepo, MEMBERS } from '../helpers/fleet.ts';
 import { WEB_BY_CAPACITY_POLICY, webDeployment } from './helpers/webByCapacity.ts';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
 const status = (name: string, cpuFree: number) => `apiVersion: cluster.karmada.io/v1alpha1
 kind: Cluster

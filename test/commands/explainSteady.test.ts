@@ -8,8 +8,8 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { makeConfigRepo } from '../helpers/fleet.ts';
 import { freeCapacity, webByCapacityFiles, webDeployment } from './helpers/webByCapacity.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 test('explain equals sync for a dynamic-weight workload in steady mode, before and after the sync', () => {

@@ -8,8 +8,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { interpretCommand, type InterpretOptions } from '../../src/commands/interpretCommand.ts';
 import { UsageError } from '../../src/errors/UsageError.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'flotilla-interpret-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string) => {

@@ -9,8 +9,7 @@ import * as assert from 'uvu/assert';
 import { parse, stringify } from 'yaml';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { webDeployment } from './helpers/webByCapacity.ts';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
 interface HarnessCase {
   name: string;

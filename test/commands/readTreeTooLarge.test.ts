@@ -5,8 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeConfigRepo, MEMBERS, nginxSample, sample, type ConfigRepo } from '../helpers/fleet.ts';
 import { commitTreeBomb } from '../helpers/treeBomb.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 function bombOnMain(): { r: ConfigRepo; good: string; bomb: string } {

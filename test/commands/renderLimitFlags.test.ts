@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseRenderLimits } from '../../src/commands/renderLimitFlags.ts';
 import { UsageError } from '../../src/errors/UsageError.ts';
 import { makeConfigRepoWith, nginxSample, type ConfigRepo } from '../helpers/fleet.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 const repos: ConfigRepo[] = [];
 test.after(() => {

@@ -8,8 +8,8 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { freeCapacity, WEB_BY_CAPACITY_POLICY, webByCapacityFiles, webDeployment } from './helpers/webByCapacity.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const ENV = {
   ...process.env,
   GIT_CONFIG_GLOBAL: '/dev/null',

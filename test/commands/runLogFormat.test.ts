@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const work = mkdtempSync(path.join(tmpdir(), 'flotilla-log-format-'));
 const repo = path.join(work, 'config');
 const credentials = path.join(work, 'credentials');

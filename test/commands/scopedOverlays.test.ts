@@ -1,13 +1,12 @@
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runProgram } from '../helpers/runProgram.ts';
 import { clusterYaml, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
 import { scopedPodinfo } from '../units/unitFixtures.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
 // flux2-kustomize-helm-example's overlays, each scoped to its cluster by flotilla-unit.yaml, through the CLI as a
 // user runs it on a scratch repo: render, explain, plan of a change to one overlay, verify, and the overlap error.
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();

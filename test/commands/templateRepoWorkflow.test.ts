@@ -12,9 +12,9 @@ import { writeKubeconfig } from '../../src/members/writeKubeconfig.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { spawnFlotilla, type Child } from '../helpers/spawnFlotilla.ts';
 import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'bin/flotilla.js');
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const BOB = { name: 'Bob Builder', email: 'bob@example.com' };
 const NGINX = 'apps/v1/Deployment/default/nginx';

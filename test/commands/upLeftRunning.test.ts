@@ -13,9 +13,8 @@ import { LOCK_FILE } from '../../src/passes/acquireRepoLock.ts';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
 import { refuses } from '../helpers/refuses.ts';
 import { sh, userShellEnv } from '../helpers/userShell.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'bin/flotilla.js');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 

@@ -1,13 +1,12 @@
 // `-o yaml` of explain, history, validate and verify prints documents as kubectl's `-o yaml` does: a value that
 // appears twice is written twice (never as an anchor and an alias), and a long line is never folded.
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 test.after(() => {

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
 test('flotilla up --exit: three members, the nginx walkthrough pushed, 2/2 ready over member1 and member2, then everything stops', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'flotilla-up-'));

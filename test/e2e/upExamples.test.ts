@@ -11,8 +11,8 @@ import { parse } from 'yaml';
 import { waitFor } from '../deliveries/helpers/e2e.ts';
 import type { ProgramResult } from '../helpers/runProgram.ts';
 import { sh, userShellEnv } from '../helpers/userShell.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const USER = 'Ada Lovelace';
 
 let home: string;

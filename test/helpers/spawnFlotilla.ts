@@ -1,10 +1,8 @@
 // A flotilla command as a real child process whose JSON log lines can be awaited: the crash-safety test and the
 // reliability suite's process faults kill it with -9 at a chosen step and start it again.
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { LogEvents } from './logEvents.ts';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+import { FLOTILLA_BIN as BIN } from './flotillaBin.ts';
 
 export interface Child {
   child: ChildProcess;

@@ -14,8 +14,8 @@ import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import type { InterpreterCustomization } from '../../src/api/interpreterCustomization.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 const CUSTOMIZATION = `apiVersion: flotilla.io/v1alpha1

@@ -21,8 +21,8 @@ import { interpretersOfRendered } from '../../src/outputs/interpretersOfRendered
 import { readRef } from '../../src/commits/readRef.ts';
 import { clusterYaml, makeConfigRepo } from '../helpers/fleet.ts';
 import { WORKLOAD_CRD } from '../helpers/customWorkload.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const flotilla = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 const indent = (script: string) =>

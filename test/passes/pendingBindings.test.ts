@@ -12,8 +12,8 @@ import {
 import { clusterRegistration, type Fleet, makeFleet, reconcilerOptions } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
 import { runProgram, type ProgramResult } from '../helpers/runProgram.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const SAMPLES = '/work/shared/karmada-samples/guestbook';
 /** The status period a reconciler runs with unless told: Karmada's --cluster-status-update-frequency default. */
 const STATUS_PERIOD_MS = DEFAULT_STATUS_UPDATE_FREQUENCY_MS;

@@ -14,8 +14,7 @@ import {
   weightedPolicy,
 } from '../helpers/fleet.ts';
 import { LogEvents } from '../helpers/logEvents.ts';
-
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
 let fleet: Fleet;
 let events: LogEvents;

@@ -11,9 +11,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { makeConfigRepo, MEMBERS, sample, type ConfigRepo } from '../helpers/fleet.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
 const TEMPLATE = path.resolve(import.meta.dirname, '../../repo-template');
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const MARKER = '<!-- flotilla-plan -->';
 
 interface Workflow {

@@ -14,8 +14,8 @@ import type { Member } from '../../src/members/startMember.ts';
 import { openAgentSource, runAgentPass, startAgent } from '../../src/pullAgent.ts';
 import { commitRendered, rendered, Scratch, waitFor } from '../deliveries/helpers/e2e.ts';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/gitHttpServer.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const GIT_ENV = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   GIT_CONFIG_NOSYSTEM: '1',

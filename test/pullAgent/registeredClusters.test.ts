@@ -9,8 +9,8 @@ import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { Scratch } from '../deliveries/helpers/e2e.ts';
 import { makeConfigRepo, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const scratch = new Scratch();
 let config: ConfigRepo;
 let kubeconfig: string;

@@ -9,8 +9,8 @@ import { describeTemplateUnit } from '../../src/units/describeUnit.ts';
 import { subchartFileResolver } from '../../src/units/subchartPaths.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { helmGuestbook, packedChart } from './unitFixtures.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();

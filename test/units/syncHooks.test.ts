@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
@@ -14,8 +13,8 @@ import { renderPlanText } from '../../src/plans/renderPlanText.ts';
 import { deploymentPolicy, makeConfigRepoWith, MEMBERS } from '../helpers/fleet.ts';
 import { unitSuite } from '../helpers/unitSuite.ts';
 import { helmGuestbook } from './unitFixtures.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const { repos } = unitSuite(test);
 
 const annotated = (annotations: Record<string, string>) => ({ metadata: { name: 'x', annotations } });

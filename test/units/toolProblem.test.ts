@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SourceUnit } from '../../src/units/detectUnits.ts';
@@ -7,8 +6,8 @@ import { toolProblem } from '../../src/units/toolProblem.ts';
 import type { ToolBinary } from '../../src/units/unitTools.ts';
 import { DEFAULT_TOOL_LIMITS, runTool } from '../../src/units/runTool.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();

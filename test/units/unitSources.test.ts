@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
@@ -9,8 +8,8 @@ import { renderPlanText } from '../../src/plans/renderPlanText.ts';
 import { runProgram } from '../helpers/runProgram.ts';
 import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { GUESTBOOK_POLICY, helmGuestbook, KUSTOMIZE_GUESTBOOK } from './unitFixtures.ts';
+import { FLOTILLA_BIN as BIN } from '../helpers/flotillaBin.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flotilla.js');
 const repos: ConfigRepo[] = [];
 test.after(() => {
   for (const r of repos) r.cleanup();
