@@ -53,6 +53,7 @@ const runs =
 // always gets the same files.
 const jobs = Math.max(1, Number(process.env.FLOTILLA_TEST_JOBS) || Math.max(2, os.availableParallelism()));
 const shardRunner = path.join(root, 'scripts', 'uvuFiles.mjs');
+const shardProcesses = new Set();
 
 /** The suite files of one run, relative to the repository, sorted as uvu sorts them. */
 async function suiteFiles({ dir, pattern, ignore }) {
@@ -72,6 +73,8 @@ function runShard(files, imports, tag) {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NO_COLOR: '1' },
   });
+  shardProcesses.add(child);
+  child.on('close', () => shardProcesses.delete(child));
   let out = '';
   let pending = '';
   child.stdout.on('data', (chunk) => {
@@ -113,7 +116,17 @@ async function run(r) {
 }
 
 // The flotilla command the end-to-end suites start (test/helpers/flotillaBin.ts), transpiled from src/ as it is now.
-if (runs.some((r) => !r.imports.includes(GUARD))) process.env.FLOTILLA_TEST_BIN = await buildForTests(root);
+const testBuild = runs.some((r) => !r.imports.includes(GUARD)) ? await buildForTests(root) : undefined;
+if (testBuild) {
+  process.env.FLOTILLA_TEST_BIN = testBuild.cli;
+  // Ctrl-C reaches the shards too (one process group); a signal sent to this process alone is passed on to them.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.on(signal, () => {
+      for (const child of shardProcesses) child.kill(signal);
+      testBuild.remove();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+}
 
 let passed = 0;
 let failed = 0;
@@ -125,5 +138,6 @@ for (const r of runs) {
   failed += counts.failed;
   skipped += counts.skipped;
 }
+testBuild?.remove();
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);

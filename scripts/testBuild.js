@@ -1,6 +1,6 @@
-// The flotilla command the end-to-end suites start: src/ transpiled module by module into .test-build/, in the layout
-// of dist/ (so every path a module finds from its own folder, ../../ui or ../../repo-template, is the same), made
-// right before the suites run, so a test after an edit runs that edit. bin/flotilla.js in a checkout runs src/
+// The flotilla command the end-to-end suites start: src/ transpiled module by module into a folder of the checkout,
+// in the layout of dist/ (so every path a module finds from its own folder, ../../ui or ../../repo-template, is the
+// same), made right before the suites run, so a test after an edit runs that edit. bin/flotilla.js in a checkout runs src/
 // through tsx, whose hooks cost each start some 2.5 s of CPU for `flotilla help` against 1.1 s for the same modules
 // as plain JavaScript; the suites start the command a few hundred times. tsx runs src/ through esbuild too, so this
 // is the code the tests ran before, without the hooks. Types are not checked here: `npm test` runs tsc first.
@@ -8,10 +8,13 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-/** Transpiles `root`/src into `root`/.test-build and returns the path of its cli.js. */
+/**
+ * Transpiles `root`/src into a folder of its own, `root`/.test-build-PID (two test runs in one checkout never share
+ * one), and returns the path of its cli.js and a function that removes the folder.
+ */
 export async function buildForTests(root) {
   const src = path.join(root, 'src');
-  const out = path.join(root, '.test-build');
+  const out = path.join(root, `.test-build-${process.pid}`);
   rmSync(out, { recursive: true, force: true });
   const entryPoints = readdirSync(src, { recursive: true })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
@@ -41,11 +44,11 @@ export async function buildForTests(root) {
       },
     ],
   });
-  // As scripts/build.js does for dist/: the parsing code's digest, computed from src/, since .test-build holds no sources.
+  // As scripts/build.js does for dist/: the parsing code's digest, computed from src/: this folder holds no sources.
   const { parserSourcesDigest } = await import(path.join(out, 'outputs', 'parserSources.js'));
   writeFileSync(
     path.join(out, 'outputs', 'parserCode.js'),
     `export function parserCodeDigest() {\n  return '${parserSourcesDigest(src)}';\n}\n`,
   );
-  return path.join(out, 'cli.js');
+  return { cli: path.join(out, 'cli.js'), remove: () => rmSync(out, { recursive: true, force: true }) };
 }
