@@ -48,12 +48,13 @@ const runs =
       : [{ dir: first, pattern, ignore: [], imports: [] }];
 
 // End-to-end suites wait on child processes, sockets, git and timers, which leaves a core idle in one process: they
-// run in shards side by side, one process each, as many as the machine has cores, 2 at least, FLOTILLA_TEST_JOBS to
-// choose (1: one process, as uvu alone runs them). Files are dealt in turn from a list sorted by name, so a shard
-// always gets the same files.
+// run in shards side by side, as many as the machine has cores, 2 at least, FLOTILLA_TEST_JOBS to choose (1: one
+// process, as uvu alone runs them). Each file goes to the first shard that is free, so the shards end together.
 const jobs = Math.max(1, Number(process.env.FLOTILLA_TEST_JOBS) || Math.max(2, os.availableParallelism()));
 const shardRunner = path.join(root, 'scripts', 'uvuFiles.mjs');
 const shardProcesses = new Set();
+/** What a shard prints after a file's suites and their summary (scripts/uvuFiles.mjs). */
+const FILE_DONE = '\u001euvu file done';
 
 /** The suite files of one run, relative to the repository, sorted as uvu sorts them. */
 async function suiteFiles({ dir, pattern, ignore }) {
@@ -61,58 +62,105 @@ async function suiteFiles({ dir, pattern, ignore }) {
   return found.map((s) => path.relative(root, s.file));
 }
 
-/**
- * Runs one shard: its files in one process. Lines are passed on whole, prefixed with the shard when there are several,
- * so that two shards' output never mixes within a line. Resolves to its counts, a crash before uvu's summary counting
- * as one failure.
- */
-function runShard(files, imports, tag) {
-  const args = ['--import', 'tsx', ...imports.flatMap((i) => ['--import', i]), shardRunner, ...files];
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
+/** uvu's summary counts in `out`, summed over every summary it holds. */
+function summaryCounts(out) {
+  const sum = (label) =>
+    [...out.matchAll(new RegExp(`${label}:\\s+(\\d+)`, 'g'))].reduce((n, m) => n + Number(m[1]), 0);
+  const total = sum('Total');
+  const passed = sum('Passed');
+  const skipped = sum('Skipped');
+  return { total, passed, skipped, failed: total - passed - skipped };
+}
+
+/** A process running scripts/uvuFiles.mjs with `args`; `dealt`: with the IPC channel its files come through. */
+function startShard(imports, args, dealt) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...imports.flatMap((i) => ['--import', i]), shardRunner, ...args],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit', ...(dealt ? ['ipc'] : [])],
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
   shardProcesses.add(child);
   child.on('close', () => shardProcesses.delete(child));
+  return child;
+}
+
+/** Runs files in one process, its output passed on as it comes; a crash before uvu's summary counts as one failure. */
+function runTogether(files, imports) {
+  const child = startShard(imports, files, false);
   let out = '';
-  let pending = '';
   child.stdout.on('data', (chunk) => {
-    const text = chunk.toString();
-    out += text;
-    if (!tag) return process.stdout.write(text);
-    pending += text;
-    const end = pending.lastIndexOf('\n');
-    if (end < 0) return;
-    for (const line of pending.slice(0, end).split('\n')) process.stdout.write(`${tag} ${line}\n`);
-    pending = pending.slice(end + 1);
+    process.stdout.write(chunk);
+    out += chunk.toString();
   });
   return new Promise((resolve) =>
     child.on('close', (code, signal) => {
-      if (tag && pending) process.stdout.write(`${tag} ${pending}\n`);
-      const num = (label) => Number((out.match(new RegExp(`${label}:\\s+(\\d+)`)) ?? [])[1] ?? 0);
-      const total = num('Total');
-      const passed = num('Passed');
-      const skipped = num('Skipped');
-      const failed = total - passed - skipped + (code !== 0 && total === passed + skipped ? 1 : 0);
-      if (signal) console.log(`test runner${tag ? ` ${tag}` : ''} ended by ${signal}`);
-      resolve({ passed, failed, skipped });
+      const { total, passed, skipped, failed } = summaryCounts(out);
+      if (signal) console.log(`test runner ended by ${signal}`);
+      resolve({ passed, skipped, failed: failed + (code !== 0 && total === passed + skipped ? 1 : 0) });
     }),
   );
+}
+
+/**
+ * Runs files in `n` shards, each file dealt to the first shard free. A file's output is printed whole once it is done,
+ * without uvu's per-file summary; one summary for them all ends the run. A shard that ends before a file is done
+ * counts it as one failure, and a new shard takes the files left.
+ */
+async function runDealt(files, imports, n) {
+  const queue = [...files];
+  const counts = { total: 0, passed: 0, skipped: 0, failed: 0 };
+  const started = performance.now();
+  const fileDone = (file, out, crash) => {
+    const c = summaryCounts(out);
+    for (const k of Object.keys(counts)) counts[k] += c[k];
+    const shown = out.replace(/\n {2}(Total|Passed|Skipped|Duration):.*/g, '').trimEnd();
+    process.stdout.write(
+      `${shown || file}\n${crash ? `  ${file}: its test process ${crash} before it was done\n` : ''}\n`,
+    );
+    if (crash && c.failed === 0) counts.failed += 1;
+  };
+  const shard = () =>
+    new Promise((resolve) => {
+      const child = startShard(imports, ['--dealt', FILE_DONE], true);
+      let file;
+      let out = '';
+      const next = () => {
+        file = queue.shift();
+        // A shard gone meanwhile: its close handler reports the file.
+        child.send(file ?? null, () => {});
+      };
+      child.stdout.on('data', (chunk) => {
+        out += chunk.toString();
+        for (let end = out.indexOf(`${FILE_DONE}\n`); end >= 0; end = out.indexOf(`${FILE_DONE}\n`)) {
+          fileDone(file, out.slice(0, end), undefined);
+          out = out.slice(end + FILE_DONE.length + 1);
+          next();
+        }
+      });
+      child.on('close', (code, signal) => {
+        if (file === undefined) return resolve();
+        fileDone(file, out, signal ? `was ended by ${signal}` : `exited with code ${code}`);
+        resolve(queue.length > 0 ? shard() : undefined);
+      });
+      next();
+    });
+  await Promise.all(Array.from({ length: Math.min(n, files.length) }, shard));
+  process.stdout.write(
+    `  Total:     ${counts.total}\n  Passed:    ${counts.passed}\n  Skipped:   ${counts.skipped}\n` +
+      `  Duration:  ${(performance.now() - started).toFixed(2)}ms\n\n`,
+  );
+  return counts;
 }
 
 /** Runs one set of suites, in shards when it is large enough to gain from them. */
 async function run(r) {
   const files = await suiteFiles(r);
   const n = r.imports.includes(GUARD) ? 1 : Math.min(jobs, Math.ceil(files.length / 10));
-  if (n <= 1) return runShard(files, r.imports, '');
-  const shards = Array.from({ length: n }, (_, k) => files.filter((_, i) => i % n === k));
-  const counts = await Promise.all(shards.map((f, k) => runShard(f, r.imports, `[${k + 1}/${n}]`)));
-  return counts.reduce((a, b) => ({
-    passed: a.passed + b.passed,
-    failed: a.failed + b.failed,
-    skipped: a.skipped + b.skipped,
-  }));
+  return n <= 1 ? runTogether(files, r.imports) : runDealt(files, r.imports, n);
 }
 
 // The flotilla command the end-to-end suites start (test/helpers/flotillaBin.ts), transpiled from src/ as it is now.
@@ -131,13 +179,16 @@ if (testBuild) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-// One after the other, every suite to its end: a failing unit test does not hide how the end-to-end ones fare.
-for (const r of runs) {
-  const counts = await run(r);
-  passed += counts.passed;
-  failed += counts.failed;
-  skipped += counts.skipped;
+try {
+  // One after the other, every suite to its end: a failing unit test does not hide how the end-to-end ones fare.
+  for (const r of runs) {
+    const counts = await run(r);
+    passed += counts.passed;
+    failed += counts.failed;
+    skipped += counts.skipped;
+  }
+} finally {
+  testBuild?.remove();
 }
-testBuild?.remove();
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);

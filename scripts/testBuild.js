@@ -1,9 +1,9 @@
 // The flotilla command the end-to-end suites start: src/ transpiled module by module into a folder of the checkout,
 // in the layout of dist/ (so every path a module finds from its own folder, ../../ui or ../../repo-template, is the
-// same), made right before the suites run, so a test after an edit runs that edit. bin/flotilla.js in a checkout runs src/
-// through tsx, whose hooks cost each start some 2.5 s of CPU for `flotilla help` against 1.1 s for the same modules
-// as plain JavaScript; the suites start the command a few hundred times. tsx runs src/ through esbuild too, so this
-// is the code the tests ran before, without the hooks. Types are not checked here: `npm test` runs tsc first.
+// same), made right before the suites run, so a test after an edit runs that edit. bin/flotilla.js in a checkout
+// runs src/ through tsx, whose hooks cost each start some 2.5 s of CPU for `flotilla help` against 1.1 s for the same
+// modules as plain JavaScript; the suites start the command a few hundred times. tsx runs src/ through esbuild too,
+// so this is the code the tests ran before, without the hooks. Types are not checked here: `npm test` runs tsc first.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
