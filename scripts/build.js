@@ -3,9 +3,10 @@
 // digest fixed into dist/outputs/parserCode.js (see src/outputs/parserCode.ts), so the package never reads src/.
 // Plain JavaScript on purpose: `npm ci` runs it through `prepare`, before anything could run TypeScript.
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { writeParserCodeModule } from './parserCodeModule.js';
 
 const root = path.dirname(import.meta.dirname);
 const dist = path.join(root, 'dist');
@@ -14,15 +15,4 @@ rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 
-const { parserSourcesDigest } = await import(path.join(dist, 'outputs', 'parserSources.js'));
-const digest = parserSourcesDigest(path.join(root, 'src'));
-writeFileSync(
-  path.join(dist, 'outputs', 'parserCode.js'),
-  [
-    '// Written by scripts/build.js: the digest of the parsing code src/outputs/parserCode.ts computes from src/.',
-    `export function parserCodeDigest() {`,
-    `  return '${digest}';`,
-    '}',
-    '',
-  ].join('\n'),
-);
+await writeParserCodeModule(dist, path.join(root, 'src'));

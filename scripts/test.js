@@ -164,7 +164,16 @@ async function run(r) {
 }
 
 // The flotilla command the end-to-end suites start (test/helpers/flotillaBin.ts), transpiled from src/ as it is now.
-const testBuild = runs.some((r) => !r.imports.includes(GUARD)) ? await buildForTests(root) : undefined;
+const testBuild = runs.some((r) => !r.imports.includes(GUARD))
+  ? await buildForTests(root).catch(() => {
+      // esbuild has printed each error with its file and line.
+      console.log(
+        'src/ did not transpile for the end-to-end suites: fix the errors above (npm run typecheck lists them too)',
+      );
+      console.log('0 passed, 1 failed');
+      process.exit(1);
+    })
+  : undefined;
 if (testBuild) {
   process.env.FLOTILLA_TEST_BIN = testBuild.cli;
   // Ctrl-C reaches the shards too (one process group); a signal sent to this process alone is passed on to them.

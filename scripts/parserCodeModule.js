@@ -1,0 +1,20 @@
+// outputs/parserCode.js of a build of src/ (dist/ by scripts/build.js, the tests' copy by scripts/testBuild.js): the
+// digest of the parsing code (src/outputs/parserCode.ts) computed from src/ now, so the built code never reads
+// sources, which a build does not hold.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Writes `outDir`/outputs/parserCode.js with the digest of `srcDir`, using the build's own parserSources.js. */
+export async function writeParserCodeModule(outDir, srcDir) {
+  const { parserSourcesDigest } = await import(path.join(outDir, 'outputs', 'parserSources.js'));
+  writeFileSync(
+    path.join(outDir, 'outputs', 'parserCode.js'),
+    [
+      '// Written at build time: the digest of the parsing code src/outputs/parserCode.ts computes from src/.',
+      'export function parserCodeDigest() {',
+      `  return '${parserSourcesDigest(srcDir)}';`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+}
