@@ -41,6 +41,11 @@ export interface ChangeContext {
    * manifest the overrides make is left to change, outputs/steadyResults.ts).
    */
   overrideReaders?: Map<string, IndexEntry>;
+  /**
+   * Filled, when given, with the templates affected only because they are on a cluster whose state may evict them (no
+   * cluster changed in Git): a Duplicated placement may only move it into an eviction task (outputs/steadyResults.ts).
+   */
+  onEvicting?: Map<string, IndexEntry>;
   /** Clusters whose state moved outside Git (managed taints), by what the move can reach. */
   clustersMoved?: MovedClusters;
 }
@@ -161,8 +166,10 @@ export function affectedByChange(ctx: ChangeContext): Set<string> {
         if (placementMoves && !overridesRead && entry && !affected.has(t.key)) ctx.placementOnly?.set(t.key, entry);
         if (placementMoves && overridesRead && entry && !affected.has(t.key)) ctx.overrideReaders?.set(t.key, entry);
         if (placementMoves || overridesRead) affected.add(t.key);
-      } else if (entry && onChanged.some((name) => entry.clusters.includes(name))) affected.add(t.key);
-      else if (entry?.unregisteredAssignments?.some((name) => clusters.some((c) => c.metadata.name === name)))
+      } else if (entry && onChanged.some((name) => entry.clusters.includes(name))) {
+        if (inGit.length === 0 && entry.policy && !affected.has(t.key)) ctx.onEvicting?.set(t.key, entry);
+        affected.add(t.key);
+      } else if (entry?.unregisteredAssignments?.some((name) => clusters.some((c) => c.metadata.name === name)))
         affected.add(t.key);
       else if (entry?.policy && mayPlaceChanged(entry.policy)) affected.add(t.key);
       else if (entry?.policy && mayJoin(entry, entry.policy)) {

@@ -378,6 +378,7 @@ async function loadIncremental(
   await index.load({ templates: model.templates.keys() });
   const placementOnly = new Map<string, IndexEntry>();
   const overrideReaders = new Map<string, IndexEntry>();
+  const onEvicting = new Map<string, IndexEntry>();
   const moved = clustersMoved ? movedClusters(model, clustersMoved) : undefined;
   const affected = affectedByChange({
     index,
@@ -391,6 +392,7 @@ async function loadIncremental(
         : {}),
     placementOnly,
     overrideReaders,
+    onEvicting,
     ...(moved ? { clustersMoved: moved } : {}),
   });
   for (const key of rescopedKeys) affected.add(key);
@@ -401,12 +403,18 @@ async function loadIncremental(
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
   const shrunk = new Map<string, ShrunkResult>();
   const followed = new Map<string, readonly string[]>();
-  if (onlyClustersChanged && previous.keptResults && placementOnly.size + overrideReaders.size > 0) {
+  if (onlyClustersChanged && previous.keptResults && placementOnly.size + overrideReaders.size + onEvicting.size > 0) {
     for (const key of alsoAffected) {
       placementOnly.delete(key);
       overrideReaders.delete(key);
+      onEvicting.delete(key);
     }
-    const steady = await previous.keptResults(model, { placementOnly, overrideReaders }, onlyClustersChanged, affected);
+    const steady = await previous.keptResults(
+      model,
+      { placementOnly, overrideReaders, onEvicting },
+      onlyClustersChanged,
+      affected,
+    );
     for (const key of steady.kept) affected.delete(key);
     for (const [key, s] of steady.shrunk) shrunk.set(key, s);
     for (const [key, parents] of steady.followed) followed.set(key, parents);

@@ -27,6 +27,10 @@ import { mayHaveReplicas } from '../interpreters/interpretReplicas.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
+import { pendingOn } from '../assignments/scheduleBinding.ts';
+import { schedule } from '../assignments/schedule.ts';
+import type { SchedulingRequest } from '../assignments/types.ts';
+import { purgeModeOf } from '../evictions/evictTaintedClusters.ts';
 import { isDeletionProtected } from '../works/deletionProtection.ts';
 import { shrinkResult, type ShrunkResult } from '../works/shrunkResults.ts';
 import { bindsTemplate, readBindingsAt } from './previousOutputs.ts';
@@ -154,12 +158,7 @@ export function mayShrinkResult(
 ): boolean {
   if (!entry.policy || rendersForItsState(entry) || view.mayBeHeld(key, entry)) return false;
   const policy = view.policies.get(entry.policy);
-  if (!policy || policy.spec.suspension || schedulerOf(policy.spec) !== DEFAULT_SCHEDULER) return false;
-  const placement = policy.spec.placement ?? {};
-  if (placement.clusterAffinities || (placement.spreadConstraints ?? []).length > 0) return false;
-  // A kind without replicas is placed as Duplicated whatever its placement says (Karmada's assignReplicas).
-  const ref = parseRefKey(key);
-  if (replicaSchedulingType(placement) !== 'Duplicated' && view.mayHaveReplicas(ref.apiVersion, ref.kind)) return false;
+  if (!policy || !shrinksOnly(key, policy, view)) return false;
   // Decided here, before any binding is read: most templates a relabel reaches and cannot cut are ones it may join.
   return entry.clusters.every((c) => view.byName.has(c)) && lostClusters(entry, policy, view, changed) !== undefined;
 }
@@ -200,22 +199,7 @@ export function shrunkResultOf(
   changed: ReadonlySet<string>,
 ): ShrunkResult | undefined {
   const policy = view.policies.get(entry.policy ?? '');
-  if (!policy || view.mayBeHeld(key, entry)) return undefined;
-  const spec = binding.spec;
-  const ref = parseRefKey(key);
-  // A binding its policy let go of (Karmada's detector took the claim off) is held by the render: no longer placed.
-  if (!bindsTemplate(binding, ref) || !hasPolicyClaim(binding)) return undefined;
-  if (spec.requiredBy || spec.suspension || readsTemplateHealth(binding)) return undefined;
-  if (!deepEqual(spec.placement, policy.spec.placement)) return undefined;
-  const workload = isWorkload({
-    replicas: spec.replicas ?? 0,
-    replicaRequirements: spec.replicaRequirements !== undefined,
-  });
-  if (workload && replicaSchedulingType(spec.placement ?? {}) !== 'Duplicated') return undefined;
-  if (!sameClusters(binding, entry)) return undefined;
-  const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
-  if (scheduled?.status !== 'True' || binding.status?.conditions?.length !== 1) return undefined;
-  if (pendingRequests(requestsFor(ref, view.rebalancers), binding).length > 0) return undefined;
+  if (!policy || !cleanDuplicatedResult(key, entry, binding, policy, view)) return undefined;
   const lost = lostClusters(entry, policy, view, changed);
   if (!lost) return undefined;
   if (evictTaintedClusters(binding, policy, view.byName, view.now).evictions.length > 0) return undefined;
@@ -228,6 +212,11 @@ export interface SteadyCandidates {
   placementOnly: ReadonlyMap<string, IndexEntry>;
   /** Reached through their placement and overrides that read a changed cluster they are on: they may only lose it. */
   overrideReaders: ReadonlyMap<string, IndexEntry>;
+  /**
+   * On a cluster whose state moved so that what runs there may be evicted (a NoExecute taint came), and on no cluster
+   * changed in Git: a Duplicated placement may only move the cluster into a graceful eviction task.
+   */
+  onEvicting?: ReadonlyMap<string, IndexEntry>;
 }
 
 /** What a relabel leaves of the candidates' results without rendering them. */
@@ -298,7 +287,7 @@ export function followedResultOf(
 export async function readSteadyResults(
   repo: GitRepo,
   outputTree: string,
-  { placementOnly, overrideReaders }: SteadyCandidates,
+  { placementOnly, overrideReaders, onEvicting = new Map() }: SteadyCandidates,
   view: SteadyView,
   changed: ReadonlySet<string>,
   /** For the dependencies of shrunk templates: their entries and parents, and which templates the change renders. */
@@ -312,9 +301,17 @@ export async function readSteadyResults(
   for (const [key, entry] of overrideReaders)
     if (mayShrinkResult(key, entry, view, changed) && leavesEveryChanged(entry, view, changed))
       paths.set(bindingPath(parseRefKey(key)), key);
+  for (const [key, entry] of onEvicting)
+    if (mayBeEvictedAlone(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
   const kept = new Set<string>();
   const shrunk = new Map<string, ShrunkResult>();
   for (const [key, binding] of await readBindingsAt(repo, outputTree, paths)) {
+    const evicting = onEvicting.get(key);
+    if (evicting) {
+      const s = evictedResultOf(key, evicting, binding, view, changed);
+      if (s) shrunk.set(key, s);
+      continue;
+    }
     const entry = placementOnly.get(key);
     if (entry && mayKeepResult(key, entry, view)) {
       if (keepsResult(key, entry, binding, view)) kept.add(key);
@@ -326,6 +323,115 @@ export async function readSteadyResults(
   const followed = await readFollowers(repo, outputTree, shrunk, kept, around, view);
   for (const [key, { result }] of followed) shrunk.set(key, result);
   return { kept, shrunk, followed: new Map([...followed].map(([key, f]) => [key, f.parents])) };
+}
+
+/**
+ * Whether the template's result may only see clusters evicted into graceful eviction tasks, judged before its binding
+ * is read: a placement that can only shrink (mayShrinkResult's, but for the affinity, which did not move), of no
+ * workload with dependencies (their snapshots of it would move), every cluster of its result still registered.
+ */
+function mayBeEvictedAlone(key: string, entry: IndexEntry, view: SteadyView): boolean {
+  if (!entry.policy || entry.deps || entry.applicationFailover || rendersForItsState(entry)) return false;
+  if (view.mayBeHeld(key, entry)) return false;
+  const policy = view.policies.get(entry.policy);
+  if (!policy || !shrinksOnly(key, policy, view) || purgeModeOf(policy) !== 'Gracefully') return false;
+  return entry.clusters.every((c) => view.byName.has(c));
+}
+
+/** A placement whose result, on a cluster change, is every feasible cluster: mayShrinkResult's test of the policy. */
+function shrinksOnly(key: string, policy: PropagationPolicy, view: SteadyView): boolean {
+  if (policy.spec.suspension || schedulerOf(policy.spec) !== DEFAULT_SCHEDULER) return false;
+  const placement = policy.spec.placement ?? {};
+  if (placement.clusterAffinities || (placement.spreadConstraints ?? []).length > 0) return false;
+  // A kind without replicas is placed as Duplicated whatever its placement says (Karmada's assignReplicas).
+  const ref = parseRefKey(key);
+  return replicaSchedulingType(placement) === 'Duplicated' || !view.mayHaveReplicas(ref.apiVersion, ref.kind);
+}
+
+/**
+ * The template's new result when a NoExecute taint evicts it from clusters of its result and nothing else of the
+ * clusters moves for it: Karmada's taint manager moves each into a graceful eviction task (Gracefully: the cluster
+ * keeps its copy until the task ends), and its scheduler, run again, gives the rest, which this runs to be sure.
+ * The binding is the previous one (built from this very placement, a clean success with no task, dependents,
+ * rebalance or suspension) with the new result and tasks; the index entry marks the clusters evicting. Undefined for
+ * anything else: the template is then rendered.
+ */
+export function evictedResultOf(
+  key: string,
+  entry: IndexEntry,
+  binding: ResourceBinding,
+  view: SteadyView,
+  changed: ReadonlySet<string>,
+): ShrunkResult | undefined {
+  const policy = view.policies.get(entry.policy ?? '');
+  if (!policy || !cleanDuplicatedResult(key, entry, binding, policy, view)) return undefined;
+  const spec = binding.spec;
+  if (spec.replicaRequirements !== undefined || entry.deps || entry.applicationFailover) return undefined;
+  // A changed cluster it is not on that its affinity takes may join it (a freed one): the scheduler decides.
+  const affinity = policy.spec.placement?.clusterAffinity;
+  for (const name of changed) {
+    const cluster = view.byName.get(name);
+    if (!cluster) return undefined;
+    if (!entry.clusters.includes(name) && matchClusterAffinity(affinity, cluster)) return undefined;
+  }
+  const evicted = evictTaintedClusters(binding, policy, view.byName, view.now);
+  if (evicted.evictions.length === 0 || evicted.clusters.length === 0) return undefined;
+  if (evicted.evictions.some((e) => e.purgeMode !== 'Gracefully')) return undefined;
+  const annotations = binding.metadata.annotations ?? {};
+  const request: SchedulingRequest = {
+    resource: { ...parseRefKey(key), uid: '' },
+    placement: policy.spec.placement ?? {},
+    replicas: spec.replicas ?? 0,
+    previous: evicted.clusters,
+    evictingClusters: evicted.tasks.map((t) => t.fromCluster),
+    ...(annotations['policy.karmada.io/applied-placement'] !== undefined
+      ? { previousPlacement: annotations['policy.karmada.io/applied-placement'] }
+      : {}),
+    candidateReasons: false,
+  };
+  const result = schedule(request, view.clusters);
+  if (result.status !== 'Scheduled' || result.affinityName !== undefined) return undefined;
+  if (pendingOn(result, request, view.clusters) !== undefined) return undefined;
+  const targets = [...result.clusters].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (!deepEqual(targets, evicted.clusters)) return undefined;
+  const evicting = evicted.tasks.map((t) => t.fromCluster).sort();
+  return {
+    binding: { ...binding, spec: { ...spec, clusters: targets, gracefulEvictionTasks: evicted.tasks } },
+    // `evicting` comes after every field the entry may have here, as a render orders them.
+    entry: { ...entry, evicting },
+    lost: [],
+    evicted: { evictions: evicted.evictions, result: targets, lookAt: view.now.getTime() },
+  };
+}
+
+/**
+ * The checks shrunkResultOf and evictedResultOf share: the binding is the template's, claimed, built from the
+ * policy's placement as it is now, without dependents, suspension, tasks or a pending rebalance, a Duplicated result
+ * (or one of a kind without replicas) that was a clean success and holds exactly the entry's clusters.
+ */
+function cleanDuplicatedResult(
+  key: string,
+  entry: IndexEntry,
+  binding: ResourceBinding,
+  policy: PropagationPolicy,
+  view: SteadyView,
+): boolean {
+  if (view.mayBeHeld(key, entry)) return false;
+  const spec = binding.spec;
+  const ref = parseRefKey(key);
+  // A binding its policy let go of (Karmada's detector took the claim off) is held by the render: no longer placed.
+  if (!bindsTemplate(binding, ref) || !hasPolicyClaim(binding)) return false;
+  if (spec.requiredBy || spec.suspension || readsTemplateHealth(binding)) return false;
+  if (!deepEqual(spec.placement, policy.spec.placement)) return false;
+  const workload = isWorkload({
+    replicas: spec.replicas ?? 0,
+    replicaRequirements: spec.replicaRequirements !== undefined,
+  });
+  if (workload && replicaSchedulingType(spec.placement ?? {}) !== 'Duplicated') return false;
+  if (!sameClusters(binding, entry)) return false;
+  const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
+  if (scheduled?.status !== 'True' || binding.status?.conditions?.length !== 1) return false;
+  return pendingRequests(requestsFor(ref, view.rebalancers), binding).length === 0;
 }
 
 /** Whether the relabel takes the template off every changed cluster it is on. */

@@ -352,7 +352,11 @@ export async function renderTemplates<F>(
   for (const waiter of noPriorityClass.values()) out.problems.push(priorityClassProblem(waiter));
   markHpaTargets(placed, heldScalers);
   for (const [key, p] of placed) out.indexChanges.set(key, p.entry);
-  for (const [key, s] of input.shrunk ?? []) out.indexChanges.set(key, s.entry);
+  for (const [key, s] of input.shrunk ?? []) {
+    out.indexChanges.set(key, s.entry);
+    if (s.evicted) out.evictionEnds.set(key, s.evicted.lookAt);
+  }
+  addUnreadEvictions(input.shrunk, out.failover);
 
   // 2. Dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
   const mayGo = (template: Template, name: string) => {
@@ -409,6 +413,24 @@ export async function renderTemplates<F>(
   const shrunkBytes = writeShrunkResults(input.shrunk ?? new Map(), input.sourceCommit, keep, out.edits, out.released);
   await writeWorks(keys, placed, input, keep, out, shrunkBytes, turns);
   return out;
+}
+
+/**
+ * The evictions of templates the taint manager evicted without a render (works/shrunkResults.ts), among those of the
+ * rendered ones in template order, as a render of every one of them would have listed them.
+ */
+function addUnreadEvictions(shrunk: ReadonlyMap<string, ShrunkResult> | undefined, events: FailoverEvent[]): void {
+  const before = events.length;
+  for (const [key, s] of shrunk ?? [])
+    for (const e of s.evicted?.evictions ?? [])
+      events.push({ type: 'evicted', ref: parseRefKey(key), result: [...s.evicted!.result], ...e });
+  if (events.length === before) return;
+  const keyed = events.map((e) => ({ e, key: refKey(e.ref) }));
+  // Stable: one template's events keep their order.
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  keyed.forEach(({ e }, i) => {
+    events[i] = e;
+  });
 }
 
 /**

@@ -1,9 +1,12 @@
 // A relabel that takes a cluster out of a Duplicated placement's affinity leaves its scheduling result exactly the
 // previous one without that cluster (outputs/steadyResults.ts decides when): the binding loses the cluster, the
-// cluster loses its manifest, every other cluster keeps its own. Such a template is not read, scheduled or rendered:
-// this writes what the render would have written for it, from its previous binding and index entry.
-import type { ResourceBinding } from '../api/binding.ts';
+// cluster loses its manifest, every other cluster keeps its own. A NoExecute taint that evicts such a placement from a
+// cluster leaves the same result, but the cluster keeps its manifest under a graceful eviction task until the task
+// ends. Such a template is not read, scheduled or rendered: this writes what the render would have written for it,
+// from its previous binding and index entry.
+import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
+import type { Eviction } from '../evictions/evictBinding.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { changedText } from './changedText.ts';
@@ -14,6 +17,12 @@ export interface ShrunkResult {
   entry: IndexEntry;
   /** Clusters its result no longer holds: their manifest goes (and is released when the binding preserves it). */
   lost: readonly string[];
+  /**
+   * Set when the taint manager took the clusters out (their manifests stay, `lost` is empty): what the commit message
+   * says of each eviction, against the new result, and when the next render must look at the new tasks (now: a task
+   * made by a render waits for the next one, works/renderTemplates.ts Placed.evictionEnd).
+   */
+  evicted?: { evictions: readonly Eviction[]; result: readonly TargetCluster[]; lookAt: number };
 }
 
 /**

@@ -165,15 +165,35 @@ spec:
   assert.not.ok(files().includes('clusters/member3/default/deployment.apps_divided.yaml'));
   await assertVerifies(r);
 
-  // member3 NotReady and tainted NoExecute: what runs there renders (and leaves); the Divided workload, which its
-  // policy could place there but which is not there, does not.
+  // member3 NotReady and tainted NoExecute: what runs there is evicted; the Divided workload, which its policy could
+  // place there but which is not there, is not reached. The Duplicated ConfigMap keeps member1, so its eviction is its
+  // last binding with member3 moved into a task, written unrendered; the one on member3 alone has nowhere left to go
+  // and renders (the scheduler reports it).
   commitStatus(r, { member3: notReadyCluster('2026-11-29T15:00:30Z') });
   const down = (await sync(40)).reports;
   assert.is(down[0]!.full, false);
+  assert.equal([...down[0]!.explanations.keys()], [key('ConfigMap', 'tolerant', 'other')]);
+  const joins = parse(r.show('flotilla/rendered', 'bindings/default/joins-configmap.yaml')) as {
+    spec: { clusters: { name: string }[]; gracefulEvictionTasks: { fromCluster: string; reason: string }[] };
+  };
   assert.equal(
-    [...down[0]!.explanations.keys()].sort(),
-    [key('ConfigMap', 'joins'), key('ConfigMap', 'tolerant', 'other')].sort(),
+    joins.spec.clusters.map((c) => c.name),
+    ['member1'],
   );
+  assert.equal(
+    joins.spec.gracefulEvictionTasks.map((t) => [t.fromCluster, t.reason]),
+    [['member3', 'TaintUntolerated']],
+  );
+  assert.ok(files().includes('clusters/member3/default/configmap_joins.yaml'), 'member3 keeps its copy meanwhile');
+  assert.match(
+    r.git('log', '-1', '--format=%B', 'flotilla/rendered'),
+    /taint cluster\.karmada\.io\/not-ready:NoExecute not tolerated: ConfigMap default\/joins member3→member1/,
+  );
+  await assertVerifies(r);
+  // The task written unrendered ends as any other: its grace period (600 s) over, member3's copy goes.
+  await sync(40 + 601);
+  assert.not.ok(files().includes('clusters/member3/default/configmap_joins.yaml'), 'the task ended');
+  assert.not.match(r.show('flotilla/rendered', 'bindings/default/joins-configmap.yaml'), /gracefulEvictionTasks/);
   await assertVerifies(r);
 });
 

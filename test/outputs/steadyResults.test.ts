@@ -5,6 +5,7 @@ import type { ConfigModel } from '../../src/api/model.ts';
 import type { Placement } from '../../src/api/policy.ts';
 import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import {
+  evictedResultOf,
   followedResultOf,
   keepsResult,
   mayKeepResult,
@@ -264,6 +265,117 @@ test('a dependency follows parents that only lose clusters: their snapshots anew
   assert.not.ok(followedResultOf(dep, entry, binding, bringing), 'a parent brings a cluster: rendered');
   parents.delete('apps/v1/Deployment/default/api');
   assert.not.ok(followedResultOf(dep, entry, binding, parents), 'a snapshot of a parent it does not know');
+});
+
+// A NoExecute taint on a cluster of a Duplicated result: Karmada's taint manager moves the cluster into a graceful
+// eviction task and the scheduler, run again, selects every other cluster it selected before.
+const onM1 = new Set(['m1']);
+
+/** The render of the tainted fleet against the previous binding: what the taint manager and the scheduler make of it. */
+async function evictedByRender(model: ConfigModel, binding: ResourceBinding, key = KEY) {
+  const out = await renderTemplates(
+    coldRenderInput(model, {
+      previousBindings: new Map([[key, binding]]),
+      failover: { now: NOW, observed: new Map() },
+    }),
+  );
+  const path = [...out.edits.keys()].find((p) => p.startsWith('bindings/'))!;
+  return {
+    entry: out.indexChanges.get(key)!,
+    binding: parseYamlValue(out.edits.get(path)!) as ResourceBinding,
+    evictionEnd: out.evictionEnds.get(key),
+    failover: out.failover,
+  };
+}
+
+test('a Duplicated result a NoExecute taint evicts from a cluster: the last binding with that cluster in a task, as a render writes it', async () => {
+  for (const [key, model] of [
+    [KEY, () => fleet(duplicated)],
+    [
+      'v1/ConfigMap/default/web-config',
+      () =>
+        modelOf({
+          templates: [configMap('web-config')],
+          policies: [
+            propagationPolicy('web', {
+              resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config' }],
+              placement: dynamic,
+            }),
+          ],
+          clusters: [memberCluster('m1', {}, { env: 'prod' }), memberCluster('m2', {}, { env: 'prod' })],
+        }),
+    ],
+  ] as const) {
+    const { entry, binding } = await rendered(model(), key);
+    assert.equal(entry.clusters, ['m1', 'm2']);
+    const tainted = withNoExecuteOnM1(model());
+    const cut = evictedResultOf(key, entry, binding, steadyView(tainted, NOW), onM1);
+    const render = await evictedByRender(tainted, binding, key);
+    assert.equal(cut?.binding, render.binding, key);
+    assert.is(JSON.stringify(cut?.binding), JSON.stringify(render.binding), `${key}: the binding's fields in order`);
+    assert.equal(cut?.entry, render.entry, key);
+    assert.equal(JSON.stringify(cut?.entry), JSON.stringify(render.entry), `${key}: the entry's fields in order`);
+    assert.equal(cut?.entry.evicting, ['m1']);
+    assert.equal(cut?.lost, [], 'm1 keeps its copy until the task ends');
+    assert.is(cut?.evicted?.lookAt, render.evictionEnd);
+    assert.equal(
+      cut?.evicted?.evictions.map((e) => ({
+        type: 'evicted',
+        ref: render.failover[0]!.ref,
+        result: cut.evicted!.result,
+        ...e,
+      })),
+      render.failover,
+    );
+  }
+});
+
+test('a toleration, another purge mode, no cluster left, a cluster that may join, tasks or dependents: the render evicts', async () => {
+  const { entry, binding } = await rendered(fleet(duplicated));
+  const tainted = () => withNoExecuteOnM1(fleet(duplicated));
+  const view = steadyView(tainted(), NOW);
+  const of = (b: Partial<ResourceBinding['spec']>, e: Partial<IndexEntry> = {}, v = view, changed = onM1) =>
+    evictedResultOf(KEY, { ...entry, ...e }, { ...binding, spec: { ...binding.spec, ...b } }, v, changed);
+  assert.ok(of({}));
+  const policyWith = (extra: object) => {
+    const model = tainted();
+    const p = model.propagationPolicies[0]!;
+    model.propagationPolicies[0] = { ...p, object: { ...p.object, spec: { ...p.object.spec, ...extra } } };
+    return steadyView(model, NOW);
+  };
+  assert.not.ok(
+    of({}, {}, policyWith({ failover: { cluster: { purgeMode: 'Directly' } } })),
+    'Directly: the copy goes at once',
+  );
+  assert.not.ok(of({}, {}, policyWith({ failover: { cluster: { purgeMode: 'Never' } } })));
+  assert.not.ok(of({}, {}, steadyView(fleet(duplicated), NOW)), 'no taint: nothing is evicted');
+  assert.not.ok(
+    of({ clusters: [{ name: 'm1', replicas: 4 }] }, { clusters: ['m1'] }),
+    'no cluster left: the scheduler reports it',
+  );
+  const m3Prod = withNoExecuteOnM1(fleet(duplicated, 'prod'));
+  assert.not.ok(of({}, {}, steadyView(m3Prod, NOW), new Set(['m1', 'm3'])), 'm3 changed too and may join');
+  assert.not.ok(
+    of({
+      gracefulEvictionTasks: [
+        {
+          fromCluster: 'm3',
+          purgeMode: 'Gracefully',
+          reason: 'TaintUntolerated',
+          producer: 'TaintManager',
+          creationTimestamp: '2025-12-31T00:00:00Z',
+        },
+      ],
+    }),
+    'a task already: the render looks at it',
+  );
+  assert.not.ok(of({ requiredBy: [{ namespace: 'default', name: 'parent' }] }), 'a dependency follows its parents');
+  assert.not.ok(of({}, { deps: ['v1/ConfigMap/default/web-config'] }), "its dependencies' snapshots of it move");
+  const divided = await rendered(fleet(dynamic));
+  assert.not.ok(
+    evictedResultOf(KEY, divided.entry, divided.binding, steadyView(withNoExecuteOnM1(fleet(dynamic)), NOW), onM1),
+    'a Divided workload: its replicas move',
+  );
 });
 
 test.run();
