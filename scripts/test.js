@@ -53,6 +53,8 @@ const runs =
 const jobs = Math.max(1, Number(process.env.FLOTILLA_TEST_JOBS) || Math.max(2, os.availableParallelism()));
 const shardRunner = path.join(root, 'scripts', 'uvuFiles.mjs');
 const shardProcesses = new Set();
+/** How many of the slowest files a sharded run names at its end. */
+const SLOWEST_SHOWN = 12;
 /** What a shard prints after a file's suites and their summary (scripts/uvuFiles.mjs). */
 const FILE_DONE = '\u001euvu file done';
 
@@ -114,6 +116,8 @@ async function runDealt(files, imports, n) {
   const queue = [...files];
   const counts = { total: 0, passed: 0, skipped: 0, failed: 0 };
   const started = performance.now();
+  /** Seconds each file took in its shard, for the slowest listed at the end (where to look for a faster run). */
+  const took = new Map();
   const fileDone = (file, out, crash) => {
     const c = summaryCounts(out);
     for (const k of Object.keys(counts)) counts[k] += c[k];
@@ -127,9 +131,12 @@ async function runDealt(files, imports, n) {
     new Promise((resolve) => {
       const child = startShard(imports, ['--dealt', FILE_DONE], true);
       let file;
+      let fileStarted = 0;
       let out = '';
       const next = () => {
+        if (file !== undefined) took.set(file, (performance.now() - fileStarted) / 1000);
         file = queue.shift();
+        fileStarted = performance.now();
         // A shard gone meanwhile: its close handler reports the file.
         child.send(file ?? null, () => {});
       };
@@ -149,6 +156,10 @@ async function runDealt(files, imports, n) {
       next();
     });
   await Promise.all(Array.from({ length: Math.min(n, files.length) }, shard));
+  const slowest = [...took].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
+  process.stdout.write(
+    `Slowest files (s): ${slowest.map(([file, seconds]) => `${path.relative('test', file)} ${seconds.toFixed(1)}`).join(', ')}\n\n`,
+  );
   process.stdout.write(
     `  Total:     ${counts.total}\n  Passed:    ${counts.passed}\n  Skipped:   ${counts.skipped}\n` +
       `  Duration:  ${(performance.now() - started).toFixed(2)}ms\n\n`,
@@ -163,12 +174,12 @@ async function run(r) {
   return n <= 1 ? runTogether(files, r.imports) : runDealt(files, r.imports, n);
 }
 
-// The flotilla command the end-to-end suites start (test/helpers/flotillaBin.ts), transpiled from src/ as it is now.
+// The flotilla command the end-to-end suites start (test/helpers/flotillaBin.ts), bundled from src/ as it is now.
 const testBuild = runs.some((r) => !r.imports.includes(GUARD))
   ? await buildForTests(root).catch(() => {
       // esbuild has printed each error with its file and line.
       console.log(
-        'src/ did not transpile for the end-to-end suites: fix the errors above (npm run typecheck lists them too)',
+        'src/ did not bundle for the end-to-end suites: fix the errors above (npm run typecheck lists them too)',
       );
       console.log('0 passed, 1 failed');
       process.exit(1);
