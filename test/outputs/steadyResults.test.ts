@@ -55,6 +55,22 @@ function fleet(placement: Placement, m3 = 'dev', extra: Partial<Parameters<typeo
   });
 }
 
+const CONFIG_MAP = 'v1/ConfigMap/default/web-config';
+
+/** A ConfigMap (a kind without replicas) under the Divided placement, on the given clusters. */
+function configMapFleet(clusters: ReturnType<typeof memberCluster>[]): ConfigModel {
+  return modelOf({
+    templates: [configMap('web-config')],
+    policies: [
+      propagationPolicy('web', {
+        resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config' }],
+        placement: dynamic,
+      }),
+    ],
+    clusters,
+  });
+}
+
 /** The template rendered cold: its index entry and binding, as the output branch holds them. */
 async function rendered(model: ConfigModel, key = KEY): Promise<{ entry: IndexEntry; binding: ResourceBinding }> {
   const out = await renderTemplates(coldRenderInput(model));
@@ -170,18 +186,9 @@ test('a Duplicated workload whose affinity no longer takes a relabeled cluster k
 });
 
 test('a kind without replicas under a Divided placement shrinks as a Duplicated one; a Divided workload does not', async () => {
-  const svc = 'v1/ConfigMap/default/web-config';
+  const svc = CONFIG_MAP;
   const model = (m3: string) =>
-    modelOf({
-      templates: [configMap('web-config')],
-      policies: [
-        propagationPolicy('web', {
-          resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config' }],
-          placement: dynamic,
-        }),
-      ],
-      clusters: [memberCluster('m1', {}, { env: 'prod' }), memberCluster('m3', {}, { env: m3 })],
-    });
+    configMapFleet([memberCluster('m1', {}, { env: 'prod' }), memberCluster('m3', {}, { env: m3 })]);
   const { entry, binding } = await rendered(model('prod'), svc);
   const view = steadyView(model('dev'), NOW);
   assert.ok(mayShrinkResult(svc, entry, view, new Set(['m3'])));
@@ -292,18 +299,8 @@ test('a Duplicated result a NoExecute taint evicts from a cluster: the last bind
   for (const [key, model] of [
     [KEY, () => fleet(duplicated)],
     [
-      'v1/ConfigMap/default/web-config',
-      () =>
-        modelOf({
-          templates: [configMap('web-config')],
-          policies: [
-            propagationPolicy('web', {
-              resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-config' }],
-              placement: dynamic,
-            }),
-          ],
-          clusters: [memberCluster('m1', {}, { env: 'prod' }), memberCluster('m2', {}, { env: 'prod' })],
-        }),
+      CONFIG_MAP,
+      () => configMapFleet([memberCluster('m1', {}, { env: 'prod' }), memberCluster('m2', {}, { env: 'prod' })]),
     ],
   ] as const) {
     const { entry, binding } = await rendered(model(), key);
