@@ -377,6 +377,12 @@ export function evictedResultOf(
   const evicted = evictTaintedClusters(binding, policy, view.byName, view.now);
   if (evicted.evictions.length === 0 || evicted.clusters.length === 0) return undefined;
   if (evicted.evictions.some((e) => e.purgeMode !== 'Gracefully')) return undefined;
+  // A render writes its manifest again on a changed cluster it stays on, and on every cluster of a Job whose result
+  // moved (works/renderTemplates.ts clustersPlacedAsBefore): the same text, but what its overrides report there
+  // (a failed rule) goes into the commit message, which only the render can say.
+  const evictedFrom = new Set(evicted.evictions.map((e) => e.cluster));
+  if (entry.clusters.some((c) => changed.has(c) && !evictedFrom.has(c))) return undefined;
+  if (parseRefKey(key).kind === 'Job') return undefined;
   const annotations = binding.metadata.annotations ?? {};
   const request: SchedulingRequest = {
     resource: { ...parseRefKey(key), uid: '' },

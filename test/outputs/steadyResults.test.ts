@@ -350,6 +350,14 @@ test('a toleration, another purge mode, no cluster left, a cluster that may join
     of({ clusters: [{ name: 'm1', replicas: 4 }] }, { clusters: ['m1'] }),
     'no cluster left: the scheduler reports it',
   );
+  assert.not.ok(of({}, {}, view, new Set(['m1', 'm2'])), 'm2 changed too: its manifest renders again there');
+  const job = 'batch/v1/Job/default/web';
+  const jobBinding = { ...binding, spec: { ...binding.spec, resource: { ...binding.spec.resource, kind: 'Job' } } };
+  assert.ok(of({}), 'the Deployment alone');
+  assert.not.ok(
+    evictedResultOf(job, entry, jobBinding, view, onM1),
+    'a Job whose result moved renders on every cluster again',
+  );
   const m3Prod = withNoExecuteOnM1(fleet(duplicated, 'prod'));
   assert.not.ok(of({}, {}, steadyView(m3Prod, NOW), new Set(['m1', 'm3'])), 'm3 changed too and may join');
   assert.not.ok(
