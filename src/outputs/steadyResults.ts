@@ -377,12 +377,11 @@ export function evictedResultOf(
   const evicted = evictTaintedClusters(binding, policy, view.byName, view.now);
   if (evicted.evictions.length === 0 || evicted.clusters.length === 0) return undefined;
   if (evicted.evictions.some((e) => e.purgeMode !== 'Gracefully')) return undefined;
-  // A render writes its manifest again on a changed cluster it stays on, and on every cluster of a Job whose result
-  // moved (works/renderTemplates.ts clustersPlacedAsBefore): the same text, but what its overrides report there
-  // (a failed rule) goes into the commit message, which only the render can say.
+  // A render writes its manifest again on a changed cluster it stays on (works/renderTemplates.ts
+  // clustersPlacedAsBefore): the same text, but what its overrides report there (a failed rule) goes into the commit
+  // message, which only the render can say.
   const evictedFrom = new Set(evicted.evictions.map((e) => e.cluster));
   if (entry.clusters.some((c) => changed.has(c) && !evictedFrom.has(c))) return undefined;
-  if (parseRefKey(key).kind === 'Job') return undefined;
   const annotations = binding.metadata.annotations ?? {};
   const request: SchedulingRequest = {
     resource: { ...parseRefKey(key), uid: '' },
@@ -425,6 +424,9 @@ function cleanDuplicatedResult(
   if (view.mayBeHeld(key, entry)) return false;
   const spec = binding.spec;
   const ref = parseRefKey(key);
+  // A Job whose result moves is written again on every cluster (works/renderTemplates.ts clustersPlacedAsBefore): the
+  // same text, but what its overrides report there (a failed rule) goes into the commit message, as only a render says.
+  if (ref.kind === 'Job') return false;
   // A binding its policy let go of (Karmada's detector took the claim off) is held by the render: no longer placed.
   if (!bindsTemplate(binding, ref) || !hasPolicyClaim(binding)) return false;
   if (spec.requiredBy || spec.suspension || readsTemplateHealth(binding)) return false;

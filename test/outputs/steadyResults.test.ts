@@ -229,6 +229,11 @@ test('a cluster that may join, spread constraints, a dependent, a lone cluster o
   assert.not.ok(shrunkResultOf(KEY, lone, loneBinding, view, changed), 'no cluster left: a failed schedule');
   const tainted = withNoExecuteOnM1(fleet(duplicated, 'dev'));
   assert.not.ok(shrunkResultOf(KEY, entry, binding, steadyView(tainted, NOW), changed), 'a NoExecute taint evicts');
+  const job = { ...binding, spec: { ...binding.spec, resource: { ...binding.spec.resource, kind: 'Job' } } };
+  assert.not.ok(
+    shrunkResultOf('batch/v1/Job/default/web', entry, job, view, changed),
+    'a Job whose result moves renders on every cluster again',
+  );
 });
 
 test('a dependency follows parents that only lose clusters: their snapshots anew, the clusters none holds left', () => {
