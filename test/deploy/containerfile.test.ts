@@ -50,6 +50,28 @@ test('every path copied from the build context exists in the repository', () => 
   for (const source of fromContext) assert.ok(existsSync(path.join(ROOT, source)), `${source} exists`);
 });
 
+test("the build stage copies every script `npm run build` imports, each where the build's imports find it", () => {
+  const build = parsed.find((s) => s.lines.includes('RUN npm run build'))!;
+  const copied = build.copies
+    .filter((c) => !c.from)
+    .flatMap((c) =>
+      c.sources.map((source) =>
+        c.target.endsWith('/') ? path.posix.join(c.target, path.posix.basename(source)) : c.target,
+      ),
+    );
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { build: string } };
+  const script = /^node (\S+)$/.exec(pkg.scripts.build)?.[1];
+  assert.ok(script, `npm run build runs one script: ${pkg.scripts.build}`);
+  const wanted = [path.posix.normalize(script!)];
+  for (let i = 0; i < wanted.length; i++) {
+    const text = readFileSync(path.join(ROOT, wanted[i]!), 'utf8');
+    for (const [, rel] of text.matchAll(/^import\s[^'"]*['"](\.{1,2}\/[^'"]+)['"]/gm))
+      wanted.push(path.posix.join(path.posix.dirname(wanted[i]!), rel!));
+  }
+  assert.ok(wanted.length > 1, 'the build imports a script of its own');
+  for (const file of wanted) assert.ok(copied.includes(file), `${file} is copied into the build stage`);
+});
+
 test('the runtime image holds what `npm pack` ships (less the demo), production dependencies, and no sources', async () => {
   const pack = await runProgram('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: ROOT,
