@@ -158,7 +158,7 @@ async function runDealt(files, imports, n) {
   await Promise.all(Array.from({ length: Math.min(n, files.length) }, shard));
   const slowest = [...took].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
   process.stdout.write(
-    `Slowest files (s): ${slowest.map(([file, seconds]) => `${path.relative('test', file)} ${seconds.toFixed(1)}`).join(', ')}\n\n`,
+    `Slowest files (s): ${slowest.map(([file, seconds]) => `${path.relative(path.join(root, 'test'), path.join(root, file))} ${seconds.toFixed(1)}`).join(', ')}\n\n`,
   );
   process.stdout.write(
     `  Total:     ${counts.total}\n  Passed:    ${counts.passed}\n  Skipped:   ${counts.skipped}\n` +

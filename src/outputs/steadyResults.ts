@@ -377,18 +377,19 @@ export function evictedResultOf(
   const evicted = evictTaintedClusters(binding, policy, view.byName, view.now);
   if (evicted.evictions.length === 0 || evicted.clusters.length === 0) return undefined;
   if (evicted.evictions.some((e) => e.purgeMode !== 'Gracefully')) return undefined;
+  // The binding had no task (cleanDuplicatedResult): its tasks are this eviction's, one per cluster.
+  const evicting = evicted.tasks.map((t) => t.fromCluster).sort();
   // A render writes its manifest again on a changed cluster it stays on (works/renderTemplates.ts
   // clustersPlacedAsBefore): the same text, but what its overrides report there (a failed rule) goes into the commit
   // message, which only the render can say.
-  const evictedFrom = new Set(evicted.evictions.map((e) => e.cluster));
-  if (entry.clusters.some((c) => changed.has(c) && !evictedFrom.has(c))) return undefined;
+  if (entry.clusters.some((c) => changed.has(c) && !evicting.includes(c))) return undefined;
   const annotations = binding.metadata.annotations ?? {};
   const request: SchedulingRequest = {
     resource: { ...parseRefKey(key), uid: '' },
     placement: policy.spec.placement ?? {},
     replicas: spec.replicas ?? 0,
     previous: evicted.clusters,
-    evictingClusters: evicted.tasks.map((t) => t.fromCluster),
+    evictingClusters: evicting,
     ...(annotations['policy.karmada.io/applied-placement'] !== undefined
       ? { previousPlacement: annotations['policy.karmada.io/applied-placement'] }
       : {}),
@@ -397,9 +398,9 @@ export function evictedResultOf(
   const result = schedule(request, view.clusters);
   if (result.status !== 'Scheduled' || result.affinityName !== undefined) return undefined;
   if (pendingOn(result, request, view.clusters) !== undefined) return undefined;
-  const targets = [...result.clusters].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A Scheduled result's clusters come sorted by name, as the previous binding's are.
+  const targets = result.clusters;
   if (!deepEqual(targets, evicted.clusters)) return undefined;
-  const evicting = evicted.tasks.map((t) => t.fromCluster).sort();
   return {
     binding: { ...binding, spec: { ...spec, clusters: targets, gracefulEvictionTasks: evicted.tasks } },
     // `evicting` comes after every field the entry may have here, as a render orders them.
