@@ -110,7 +110,9 @@ interface PackIndex {
   /** Entries with a first byte up to each value: fanout[b] - fanout[b - 1] names start with byte b. */
   fanout: Uint32Array;
   count: number;
-  /** Pages read so far, by number: entries [n * INDEX_PAGE, (n + 1) * INDEX_PAGE). */
+  /** Entries per page (indexPageEntries). */
+  pageEntries: number;
+  /** Pages read so far, by number: entries [n * pageEntries, (n + 1) * pageEntries). */
   pages: Map<number, IndexPage>;
   /** The whole names and offsets tables, once enough pages were read one by one that reading the rest costs less. */
   whole: IndexPage | null;
@@ -118,11 +120,14 @@ interface PackIndex {
   end: number;
 }
 
-/** Names (20 bytes each) and offsets (4 bytes each) of consecutive entries of an index, from entry `from`. */
+/**
+ * Names (20 bytes each) of consecutive entries of an index, from entry `from`, and their offsets (4 bytes each) once
+ * a read needs one: a check for objects the repository already has (every object a sync writes) reads names only.
+ */
 interface IndexPage {
   from: number;
   names: Buffer;
-  offsets: Buffer;
+  offsets: Buffer | null;
 }
 
 interface ObjectStore {
@@ -140,11 +145,21 @@ const MAX_BASE_BYTES = 16 * 1024 * 1024;
 const MAX_RECENT_BYTES = 8 * 1024 * 1024;
 const FANOUT_AT = 8;
 /**
- * Entries per page of an index read one by one. Object names are uniformly spread, so the place of a name in its
- * first byte's run is foretold by its next bytes to within about the square root of the run's length (~60 entries in
- * a pack of three million objects): nearly every lookup reads one page.
+ * Entries per page of an index read one by one, the least and the most. Object names are uniformly spread, so the
+ * place of a name in its first byte's run is foretold by its next bytes to within half the square root of the run's
+ * length (~60 entries in a pack of three million objects, ~13 in one of 176,000): a page twice that square root long
+ * answers nearly every lookup alone. Fixed at 512, an L fleet's one-policy sync read 10.8 MB of index for its few
+ * thousand lookups (most of them for objects it was about to write, missing from every pack), 6.4 MB at 64.
  */
-const INDEX_PAGE = 512;
+const MIN_PAGE = 64;
+const MAX_PAGE = 512;
+
+/** The page length for a pack of `count` objects: a power of two, at least twice the square root of a byte's run. */
+export function indexPageEntries(count: number): number {
+  let entries = MIN_PAGE;
+  while (entries < MAX_PAGE && entries < 2 * Math.sqrt(count / 256)) entries *= 2;
+  return entries;
+}
 const NAMES_AT = FANOUT_AT + 256 * 4;
 
 function storeOf(repo: GitRepo): ObjectStore {
@@ -208,6 +223,7 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
       idxFd: null,
       fanout,
       count: fanout[255]!,
+      pageEntries: indexPageEntries(fanout[255]!),
       pages: new Map(),
       whole: null,
       end: packSize - 20,
@@ -219,32 +235,23 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
 
 /**
  * The page of an index holding entry `n`, read on first use. Once the pages read one by one hold half the index (a
- * render reading objects all over the pack: a policy change re-renders hundreds of templates), the whole tables are
- * read in two reads instead.
+ * render reading objects all over the pack: a policy change re-renders hundreds of templates), the whole names table
+ * is read in one read instead (the offsets as a read needs them, see entryOffset).
  */
 function pageAt(repo: GitRepo, pack: PackIndex, n: number): IndexPage {
   if (pack.whole) return pack.whole;
-  const number = Math.floor(n / INDEX_PAGE);
+  const number = Math.floor(n / pack.pageEntries);
   const cached = pack.pages.get(number);
   if (cached) return cached;
   const fd = burstFd(repo, pack, 'idxFd', pack.idxPath);
-  const offsetsAt = NAMES_AT + pack.count * 24;
-  if ((pack.pages.size + 1) * INDEX_PAGE * 2 > pack.count) {
-    pack.whole = {
-      from: 0,
-      names: readRange(repo, fd, NAMES_AT, NAMES_AT + pack.count * 20),
-      offsets: readRange(repo, fd, offsetsAt, offsetsAt + pack.count * 4),
-    };
+  if ((pack.pages.size + 1) * pack.pageEntries * 2 > pack.count) {
+    pack.whole = { from: 0, names: readRange(repo, fd, NAMES_AT, NAMES_AT + pack.count * 20), offsets: null };
     pack.pages.clear();
     return pack.whole;
   }
-  const from = number * INDEX_PAGE;
-  const to = Math.min(pack.count, from + INDEX_PAGE);
-  const page = {
-    from,
-    names: readRange(repo, fd, NAMES_AT + from * 20, NAMES_AT + to * 20),
-    offsets: readRange(repo, fd, offsetsAt + from * 4, offsetsAt + to * 4),
-  };
+  const from = number * pack.pageEntries;
+  const to = Math.min(pack.count, from + pack.pageEntries);
+  const page = { from, names: readRange(repo, fd, NAMES_AT + from * 20, NAMES_AT + to * 20), offsets: null };
   pack.pages.set(number, page);
   return page;
 }
@@ -309,6 +316,10 @@ function compareName(oid: Uint8Array, names: Uint8Array, i: number): number {
 }
 
 function entryOffset(repo: GitRepo, pack: PackIndex, page: IndexPage, n: number): number {
+  if (!page.offsets) {
+    const at = NAMES_AT + pack.count * 24 + page.from * 4;
+    page.offsets = readRange(repo, burstFd(repo, pack, 'idxFd', pack.idxPath), at, at + (page.names.length / 20) * 4);
+  }
   const small = page.offsets.readUInt32BE((n - page.from) * 4);
   if (!(small & 0x80000000)) return small;
   const at = NAMES_AT + pack.count * 28 + (small & 0x7fffffff) * 8;

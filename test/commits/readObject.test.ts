@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { existingObjects } from '../../src/commits/findExistingObjects.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { PackWriter } from '../../src/commits/PackWriter.ts';
-import { applyDelta, findInRun, readObject } from '../../src/commits/readObject.ts';
+import { applyDelta, findInRun, indexPageEntries, readObject } from '../../src/commits/readObject.ts';
 import { DamagedObjectError } from '../../src/commits/DamagedObjectError.ts';
 import { bytes, commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
 
@@ -239,13 +239,27 @@ test('a pack index of a large fleet is read by the pages its lookups need, not w
         `${oid.slice(0, 38)}${((Number.parseInt(oid.slice(38), 16) + 1) % 256).toString(16).padStart(2, '0')}`,
         `${oid.slice(0, 39)}${((Number.parseInt(oid.slice(39), 16) + 15) % 16).toString(16)}`,
       ]);
-    const found = existingObjects(reader, [...absent, ...blobs.keys()]);
+    const readingObjects = idxBytes;
+    // A page (128 names and offsets, 3 KiB, in a pack of 600,000) or two per lookup: far from the whole index.
+    assert.ok(readingObjects < 300 * 2 * 128 * 24, `${readingObjects} bytes of an 18 MiB index read for 300 lookups`);
+    const fresh = await openRepo(temp.path, counting);
+    idxBytes = 0;
+    const found = existingObjects(fresh, [...absent, ...blobs.keys()]);
     assert.equal([...found].sort(), [...blobs.keys()].sort(), 'a name beside a real one is not taken for it');
-    // A page (512 names and offsets, 14 KiB) or two per lookup: far from the whole index.
-    assert.ok(idxBytes < (18 * 1024 * 1024) / 4, `${idxBytes} bytes of an 18 MiB index read for 400 lookups`);
+    // Asking whether objects exist reads names only (2.5 KiB a page), never their offsets.
+    const lookups = absent.length + blobs.size;
+    assert.ok(idxBytes < lookups * 2 * 128 * 20, `${idxBytes} bytes of index read for ${lookups} existence checks`);
   } finally {
     temp.cleanup();
   }
+});
+
+test("an index page is about twice the square root of a first byte's run, between 64 and 512 entries", () => {
+  assert.is(indexPageEntries(300), 64);
+  assert.is(indexPageEntries(176_000), 64); // an L fleet's pack: runs of ~690 names
+  assert.is(indexPageEntries(600_000), 128);
+  assert.is(indexPageEntries(3_780_000), 256); // an XL fleet's pack
+  assert.is(indexPageEntries(100_000_000), 512);
 });
 
 test('applyDelta copies from the base and inserts literals, and rejects a base of the wrong size', () => {
