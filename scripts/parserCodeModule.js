@@ -15,8 +15,13 @@ export function parserCodeModuleText(digest) {
   ].join('\n');
 }
 
-/** Writes `outDir`/outputs/parserCode.js with the digest of `srcDir`, using the build's own parserSources.js. */
+/**
+ * Writes `outDir`/outputs/parserCode.js with the digest of `srcDir`, using the build's own parserSources.js, and
+ * returns the digest.
+ */
 export async function writeParserCodeModule(outDir, srcDir) {
   const { parserSourcesDigest } = await import(path.join(outDir, 'outputs', 'parserSources.js'));
-  writeFileSync(path.join(outDir, 'outputs', 'parserCode.js'), parserCodeModuleText(parserSourcesDigest(srcDir)));
+  const digest = parserSourcesDigest(srcDir);
+  writeFileSync(path.join(outDir, 'outputs', 'parserCode.js'), parserCodeModuleText(digest));
+  return digest;
 }

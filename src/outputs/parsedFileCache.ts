@@ -864,7 +864,7 @@ let identity: string | undefined;
  * the yaml version resolved from here, which an install can change without a new build. Any edit of that code, or
  * another yaml, only costs one full parse.
  */
-function parserIdentity(): string {
+export function parserIdentity(): string {
   if (identity) return identity;
   let yaml = 'yaml ?';
   try {

@@ -96,9 +96,9 @@ test('the runtime image holds what `npm pack` ships (less the demo), production 
       }
       const stage = byStage.get(copy.from);
       assert.ok(stage, `stage ${copy.from} exists`);
-      if (source.endsWith('/dist/')) {
-        // Compiled by the build stage: dist/ is the package's, and the build stage runs the package's build.
-        assert.ok(pkg.files.includes('dist/'));
+      if (source.endsWith('/dist/lib/')) {
+        // Bundled by the build stage: dist/lib/ is what the package ships, and the build stage runs the package's build.
+        assert.ok(pkg.files.includes('dist/lib/'));
         assert.ok(stage!.lines.includes('RUN npm run build'));
       } else if (source.endsWith('/node_modules/')) {
         assert.ok(
@@ -110,7 +110,7 @@ test('the runtime image holds what `npm pack` ships (less the demo), production 
   }
   assert.equal(copied.map((c) => c.replace(/^\/src\//, '').replace(/\/$/, '')).sort(), [
     'bin',
-    'dist',
+    'dist/lib',
     'node_modules',
     'package.json',
     'policies',
