@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Builds dist/, what the package runs: a clean tsc emit of src/ (tsconfig.build.json), then the parsing code's
 // digest fixed into dist/outputs/parserCode.js (see src/outputs/parserCode.ts), so the package never reads src/, and
-// the command bundled into dist/lib/ (scripts/bundleCli.js), which bin/flotilla.js starts: it starts in about 0.55 s
-// of CPU where the modules one by one took 0.9 s. The modules one by one stay for what imports them singly (the
-// benchmark measures dist/'s modules, scripts/bench/shippedCode.mjs).
+// the command bundled into dist/lib/ (scripts/bundleCli.js, which says what it saves a start), which bin/flotilla.js
+// starts. The modules one by one stay for what imports them singly (the benchmark measures dist/'s modules,
+// scripts/bench/shippedCode.mjs).
 // Plain JavaScript on purpose: `npm ci` runs it through `prepare`, before anything could run TypeScript.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';

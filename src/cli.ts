@@ -1,17 +1,9 @@
 // argv -> options -> one command. The only module that reads process.env, prints usage, or exits.
 import { parseArgs } from 'node:util';
-import { explainCommand } from './commands/explainCommand.ts';
-import { historyCommand } from './commands/historyCommand.ts';
-import { planCommand } from './commands/planCommand.ts';
-import { verifyCommand } from './commands/verifyCommand.ts';
-import { renderCommand } from './commands/renderCommand.ts';
-import { rescheduleCommand } from './commands/rescheduleCommand.ts';
-import { syncCommand } from './commands/syncCommand.ts';
-import { validateCommand } from './commands/validateCommand.ts';
 import { parseRenderLimits, RENDER_LIMIT_OPTIONS, RENDER_LIMITS_HELP } from './commands/renderLimitFlags.ts';
 import { UsageError } from './errors/UsageError.ts';
 import { COMMAND_FLAGS, flagProblem, type SharedParserCommand } from './commands/commandFlags.ts';
-import { CLUSTER_OPERATIONS, clusterCommand, type ClusterOperation } from './commands/clusterCommand.ts';
+import { CLUSTER_OPERATIONS, type ClusterOperation } from './commands/clusterOperations.ts';
 import { redactUrlsIn } from './commits/remoteUrl.ts';
 import { openRepo } from './commits/openRepo.ts';
 import { readableBranchRef } from './commits/readRef.ts';
@@ -127,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if ((CLUSTER_OPERATIONS as readonly string[]).includes(command)) {
+    const { clusterCommand } = await import('./commands/clusterCommand.ts');
     return clusterCommand(command as ClusterOperation, rest, {
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),
@@ -387,20 +380,23 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'validate':
       // No revision named: what is checked out, as kubectl and git read the files in front of them.
-      return validateCommand({ ...common, checkedOut: !given.includes('rev') && !given.includes('source-branch') });
+      return (await import('./commands/validateCommand.ts')).validateCommand({
+        ...common,
+        checkedOut: !given.includes('rev') && !given.includes('source-branch'),
+      });
     case 'render':
-      return renderCommand({ ...common, outDir: values['out-dir'] });
+      return (await import('./commands/renderCommand.ts')).renderCommand({ ...common, outDir: values['out-dir'] });
     case 'sync':
-      return syncCommand(common);
+      return (await import('./commands/syncCommand.ts')).syncCommand(common);
     case 'explain':
-      return explainCommand({
+      return (await import('./commands/explainCommand.ts')).explainCommand({
         ...(await reading()),
         words: positionals,
         namespace: values.namespace,
         outDir: values['out-dir'],
       });
     case 'plan':
-      return planCommand({
+      return (await import('./commands/planCommand.ts')).planCommand({
         ...common,
         base: values.base,
         head: values.head,
@@ -409,16 +405,24 @@ async function main(argv: string[]): Promise<number> {
           : {}),
       });
     case 'verify':
-      return verifyCommand({ ...(await reading()), verifyRev: values.rev });
+      return (await import('./commands/verifyCommand.ts')).verifyCommand({
+        ...(await reading()),
+        verifyRev: values.rev,
+      });
     case 'history': {
       const target = positionals[0];
       if (!target) throw new UsageError('history needs <kind>/<name>, e.g. flotilla history deploy/nginx -n default');
-      return historyCommand({ ...(await reading()), target, namespace: values.namespace, cluster: values.cluster });
+      return (await import('./commands/historyCommand.ts')).historyCommand({
+        ...(await reading()),
+        target,
+        namespace: values.namespace,
+        cluster: values.cluster,
+      });
     }
     case 'reschedule': {
       // Here --branch names the config branch the request is committed to.
       const branchGiven = rest.some((a) => a === '--branch' || a.startsWith('--branch='));
-      return rescheduleCommand({
+      return (await import('./commands/rescheduleCommand.ts')).rescheduleCommand({
         ...common,
         words: positionals,
         namespace: values.namespace,

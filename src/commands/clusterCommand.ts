@@ -1,4 +1,5 @@
 import { pushHint } from './pushHint.ts';
+import type { ClusterOperation } from './clusterOperations.ts';
 import { execFile } from 'node:child_process';
 import nodePath from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,8 +27,7 @@ import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 /** The source branch is a pull request's to make: its tree is listed within a render's bound. */
 const SOURCE_WALK = { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) };
 
-export const CLUSTER_OPERATIONS = ['join', 'unjoin', 'cordon', 'uncordon', 'taint'] as const;
-export type ClusterOperation = (typeof CLUSTER_OPERATIONS)[number];
+export type { ClusterOperation } from './clusterOperations.ts';
 
 export interface ClusterCommandContext {
   out: (s: string) => void;
