@@ -153,6 +153,11 @@ const FANOUT_AT = 8;
  */
 const MIN_PAGE = 64;
 const MAX_PAGE = 512;
+/**
+ * What one more read costs, in bytes copied: about 8 µs a read against ~400 bytes a µs on this machine kind (an L
+ * one-policy sync: 820 reads of 10.8 MB took 27 ms, 1,432 reads of 6.3 MB 19 ms).
+ */
+const READ_COST_BYTES = 4096;
 
 /** The page length for a pack of `count` objects: a power of two, at least twice the square root of a byte's run. */
 export function indexPageEntries(count: number): number {
@@ -234,9 +239,10 @@ function rescanPacks(repo: GitRepo, store: ObjectStore): boolean {
 }
 
 /**
- * The page of an index holding entry `n`, read on first use. Once the pages read one by one hold half the index (a
- * render reading objects all over the pack: a policy change re-renders hundreds of templates), the whole names table
- * is read in one read instead (the offsets as a read needs them, see entryOffset).
+ * The page of an index holding entry `n`, read on first use. Once the pages read one by one have cost as much as
+ * reading the whole names table (a render reading objects all over the pack: a NoExecute eviction reads thousands of
+ * bindings), that table is read in one read instead, the offsets as a read needs them (see entryOffset): a sync that
+ * turns out to need the whole index pays at most twice what reading it at once would have.
  */
 function pageAt(repo: GitRepo, pack: PackIndex, n: number): IndexPage {
   if (pack.whole) return pack.whole;
@@ -244,7 +250,7 @@ function pageAt(repo: GitRepo, pack: PackIndex, n: number): IndexPage {
   const cached = pack.pages.get(number);
   if (cached) return cached;
   const fd = burstFd(repo, pack, 'idxFd', pack.idxPath);
-  if ((pack.pages.size + 1) * pack.pageEntries * 2 > pack.count) {
+  if ((pack.pages.size + 1) * (READ_COST_BYTES + pack.pageEntries * 20) > pack.count * 20) {
     pack.whole = { from: 0, names: readRange(repo, fd, NAMES_AT, NAMES_AT + pack.count * 20), offsets: null };
     pack.pages.clear();
     return pack.whole;
