@@ -109,8 +109,13 @@ try {
   // 2. Cold render in a child process: its wall time, in-process time and peak RSS.
   progress('cold render (child process)…');
   const cold = await runRenderChild(repoDir, profileDir, limits);
+  // A file the render refused renders nothing (a chart without helm, a kustomization without kustomize): every figure
+  // after it would measure a smaller fleet than this one, beside figures of runs that rendered it whole.
   if (cold.report.errors > 0)
-    progress(`WARNING: the render reported ${cold.report.errors} errors: ${cold.report.firstProblems.join(' | ')}`);
+    throw new Error(
+      `the cold render reported ${cold.report.errors} errors, so no figure of this run would be the fleet's; ` +
+        `the first ones:\n${cold.report.firstProblems.join('\n')}`,
+    );
   const coldCommit = cold.report.outputCommit;
   if (!coldCommit) throw new Error('the cold render made no output commit');
   progress(
