@@ -296,13 +296,19 @@ export async function runCommand(given: RunOptions): Promise<number> {
   }
   let ui: Dashboard | undefined;
   if (listen && !dashboard) {
-    ui = await createDashboard({
-      gitdir: reconciler.repo.gitdir,
-      sourceBranch: opts.sourceBranch,
-      ...(opts.uiToken ? { token: opts.uiToken } : {}),
-      ...(Object.keys(renderLimits).length > 0 ? { limits: renderLimits } : {}),
-      log,
-    });
+    try {
+      ui = await createDashboard({
+        gitdir: reconciler.repo.gitdir,
+        sourceBranch: opts.sourceBranch,
+        ...(opts.uiToken ? { token: opts.uiToken } : {}),
+        ...(Object.keys(renderLimits).length > 0 ? { limits: renderLimits } : {}),
+        log,
+      });
+    } catch (err) {
+      // A reconciler left running would keep the process up, half started, after the command has failed.
+      await reconciler.stop();
+      throw err;
+    }
     dashboard = ui;
   }
   const where = remote ? redactUrl(opts.repo) : source.kind === 'local' ? source.path : '';

@@ -44,7 +44,20 @@ const SHARED: Record<string, (...args: never[]) => unknown> = { 'humanDuration.m
 /** Every file the page can ask for, by URL path under /ui/. */
 export function loadUiAssets(): Map<string, UiAsset> {
   const out = new Map<string, UiAsset>();
-  for (const name of readdirSync(UI_DIR)) {
+  let names: string[];
+  try {
+    names = readdirSync(UI_DIR);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    // With a code, the command prints the message alone: an install missing a folder, not a fault of the code.
+    throw Object.assign(
+      new Error(
+        `the dashboard's page is not installed: no folder ${UI_DIR}; fix: install the whole package (its ui/ folder sits beside dist/), or copy ui/ into the image beside dist/ as deploy/Containerfile does`,
+      ),
+      { code: 'UI_NOT_INSTALLED' },
+    );
+  }
+  for (const name of names) {
     const type = TYPES[path.extname(name)];
     if (type && /^[a-z0-9-]+\.[a-z]+$/.test(name))
       out.set(`/ui/${name}`, { body: readFileSync(path.join(UI_DIR, name)), type });

@@ -4,44 +4,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { containerfileStages } from '../helpers/containerfileStages.ts';
 import { runProgram } from '../helpers/runProgram.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CONTAINERFILE = readFileSync(path.join(ROOT, 'deploy', 'Containerfile'), 'utf8');
 
-interface Stage {
-  name: string | undefined;
-  copies: { from: string | undefined; sources: string[]; target: string }[];
-  lines: string[];
-}
-
-/** The stages of the Containerfile and their COPY instructions (line continuations joined, comments dropped). */
-function stages(text: string): Stage[] {
-  const out: Stage[] = [];
-  const lines = text
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-  for (const line of lines) {
-    const from = /^FROM\s+\S+(?:\s+AS\s+(\S+))?$/i.exec(line);
-    if (from) {
-      out.push({ name: from[1], copies: [], lines: [] });
-      continue;
-    }
-    const stage = out[out.length - 1];
-    if (!stage) continue;
-    stage.lines.push(line);
-    const copy = /^COPY\s+(?:--from=(\S+)\s+)?(.+)$/i.exec(line);
-    if (copy) {
-      const words = copy[2]!.split(/\s+/);
-      stage.copies.push({ from: copy[1], sources: words.slice(0, -1), target: words[words.length - 1]! });
-    }
-  }
-  return out;
-}
-
-const parsed = stages(CONTAINERFILE);
+const parsed = containerfileStages(CONTAINERFILE);
 const runtime = parsed[parsed.length - 1]!;
 
 test('every path copied from the build context exists in the repository', () => {
@@ -114,6 +83,7 @@ test('the runtime image holds what `npm pack` ships (less the demo), production 
     'node_modules',
     'package.json',
     'policies',
+    'ui',
   ]);
   assert.not.ok(
     runtime.lines.some((l) => /^COPY\b.*\bsrc\/\s/.test(`${l} `)),

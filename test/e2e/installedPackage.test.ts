@@ -2,13 +2,24 @@
 // empty folder, and its CLI run from there. The install is offline: the production dependencies are copied from this
 // checkout's node_modules (the ones the lockfile pins), since npm's cache holds tarballs but not the registry metadata
 // an install from a tarball resolves its dependency ranges with.
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parserIdentity } from '../../src/outputs/parsedFileCache.ts';
+import { containerfileStages } from '../helpers/containerfileStages.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(path.join(tmpdir(), 'flotilla-package-'));
@@ -89,6 +100,107 @@ test('npx flotilla up --exit runs the demo from the installed package, its repo 
     .split('\n');
   const header = JSON.parse(lines[lines.length - 1]!) as { parser: string };
   assert.is(header.parser, parserIdentity());
+});
+
+/**
+ * The runtime stage of deploy/Containerfile laid out from this install, each COPY taken from where the build takes it:
+ * the build context's files as npm packs them, dist/lib/ as the build stage makes it, and the production dependencies
+ * (linked, not copied). Returns the folder that stands for /opt/flotilla.
+ */
+function imageLayout(): string {
+  const image = path.join(work, 'image', 'opt', 'flotilla');
+  rmSync(image, { recursive: true, force: true });
+  mkdirSync(image, { recursive: true });
+  const runtime = containerfileStages(readFileSync(path.join(ROOT, 'deploy', 'Containerfile'), 'utf8')).at(-1)!;
+  const stageRoots: Record<string, string> = { build: installed, dependencies: app };
+  for (const copy of runtime.copies)
+    for (const source of copy.sources) {
+      const from = copy.from
+        ? path.join(stageRoots[copy.from]!, source.replace(/^\/src\//, ''))
+        : path.join(installed, source);
+      const target = copy.target === './' ? path.join(image, path.basename(source)) : path.join(image, copy.target);
+      assert.ok(existsSync(from), `${source} (COPY ${copy.from ? `--from=${copy.from} ` : ''}…) is in the install`);
+      if (source.endsWith('node_modules/')) symlinkSync(from, target.replace(/\/$/, ''));
+      else cpSync(from, target, { recursive: true });
+    }
+  return image;
+}
+
+/** `flotilla run` from `image`, its dashboard on a free loopback port behind a token, against a repo of the template. */
+function runFromImage(image: string) {
+  const repo = path.join(work, 'image-repo');
+  if (!existsSync(repo)) {
+    cpSync(path.join(installed, 'repo-template'), repo, { recursive: true });
+    writeFileSync(path.join(repo, '.gitignore'), '');
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+      ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'fleet'],
+    ])
+      assert.is(spawnSyncGit(args, repo), 0);
+  }
+  const creds = path.join(work, 'image-credentials');
+  mkdirSync(creds, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(image, 'bin', 'flotilla.js'),
+      'run',
+      '--repo',
+      repo,
+      '--credentials-dir',
+      creds,
+      '--listen',
+      '127.0.0.1:0',
+      '--ui-token-env',
+      'FLOTILLA_IMAGE_UI_TOKEN',
+      '--log-format',
+      'json',
+    ],
+    { cwd: work, env: { ...env, FLOTILLA_IMAGE_UI_TOKEN: UI_TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let err = '';
+  const dashboard = new Promise<string | null>((resolve) => {
+    child.stderr.on('data', (c) => {
+      err += c;
+      const at = /dashboard at (http:\/\/127\.0\.0\.1:\d+)\/ui\//.exec(err);
+      if (at) resolve(at[1]!);
+    });
+    child.on('close', () => resolve(null));
+  });
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, dashboard, closed, stderr: () => err };
+}
+
+const UI_TOKEN = 'a'.repeat(16) + 'b'.repeat(16);
+
+function spawnSyncGit(args: string[], cwd: string): number | null {
+  return spawnSync('git', args, { cwd, stdio: 'ignore' }).status;
+}
+
+test("the container image's files run `flotilla run` with its dashboard; without ui/ the command stops and says what to copy", async () => {
+  const image = imageLayout();
+  const served = runFromImage(image);
+  try {
+    const url = await served.dashboard;
+    assert.ok(url, served.stderr());
+    const auth = { Authorization: `Bearer ${UI_TOKEN}` };
+    const page = await fetch(`${url}/ui/`, { headers: auth });
+    assert.is(page.status, 200);
+    assert.match(await page.text(), '<script type="importmap">');
+    // The page's modules from the image's production dependencies.
+    assert.is((await fetch(`${url}/ui/vendor/preact.mjs`, { headers: auth })).status, 200);
+  } finally {
+    served.child.kill('SIGTERM');
+    await served.closed;
+  }
+  rmSync(path.join(image, 'ui'), { recursive: true });
+  const broken = runFromImage(image);
+  // It ends by itself: the reconciler it had started is stopped, not left running without the dashboard.
+  const code = await broken.closed;
+  assert.is(code, 3);
+  assert.match(broken.stderr(), `the dashboard's page is not installed: no folder ${path.join(image, 'ui')}; fix:`);
+  assert.not.match(broken.stderr(), 'internal error');
 });
 
 test.run();
