@@ -65,7 +65,13 @@ test('the runtime image holds what `npm pack` ships (less the demo), production 
       }
       const stage = byStage.get(copy.from);
       assert.ok(stage, `stage ${copy.from} exists`);
-      if (source.endsWith('/dist/lib/')) {
+      if (source.endsWith('/.tools/')) {
+        // The pinned unit tools, installed in the build stage as `npm ci` installs them in a checkout.
+        assert.ok(
+          stage!.lines.some((l) => l.startsWith('RUN node scripts/install-tools.js')),
+          'the build stage installs the tools',
+        );
+      } else if (source.endsWith('/dist/lib/')) {
         // Bundled by the build stage: dist/lib/ is what the package ships, and the build stage runs the package's build.
         assert.ok(pkg.files.includes('dist/lib/'));
         assert.ok(stage!.lines.includes('RUN npm run build'));
@@ -78,6 +84,7 @@ test('the runtime image holds what `npm pack` ships (less the demo), production 
     }
   }
   assert.equal(copied.map((c) => c.replace(/^\/src\//, '').replace(/\/$/, '')).sort(), [
+    '.tools',
     'bin',
     'dist/lib',
     'node_modules',

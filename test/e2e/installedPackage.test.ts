@@ -20,6 +20,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parserIdentity } from '../../src/outputs/parsedFileCache.ts';
 import { containerfileStages } from '../helpers/containerfileStages.ts';
+import { helmGuestbook } from '../units/unitFixtures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(path.join(tmpdir(), 'flotilla-package-'));
@@ -112,7 +113,8 @@ function imageLayout(): string {
   rmSync(image, { recursive: true, force: true });
   mkdirSync(image, { recursive: true });
   const runtime = containerfileStages(readFileSync(path.join(ROOT, 'deploy', 'Containerfile'), 'utf8')).at(-1)!;
-  const stageRoots: Record<string, string> = { build: installed, dependencies: app };
+  // The build stage is this checkout built (npm pack ran its prepare: dist/lib/ and the pinned tools in .tools/).
+  const stageRoots: Record<string, string> = { build: ROOT, dependencies: app };
   for (const copy of runtime.copies)
     for (const source of copy.sources) {
       const from = copy.from
@@ -126,12 +128,18 @@ function imageLayout(): string {
   return image;
 }
 
+const repoOf = () => path.join(work, 'image-repo');
+
 /** `flotilla run` from `image`, its dashboard on a free loopback port behind a token, against a repo of the template. */
 function runFromImage(image: string) {
-  const repo = path.join(work, 'image-repo');
+  const repo = repoOf();
   if (!existsSync(repo)) {
     cpSync(path.join(installed, 'repo-template'), repo, { recursive: true });
-    writeFileSync(path.join(repo, '.gitignore'), '');
+    // A Helm chart too: the image renders units with the binaries it carries.
+    for (const [file, text] of Object.entries(helmGuestbook(1, 'units/guestbook'))) {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+    }
     for (const args of [
       ['init', '-q'],
       ['add', '-A'],
@@ -178,7 +186,7 @@ function spawnSyncGit(args: string[], cwd: string): number | null {
   return spawnSync('git', args, { cwd, stdio: 'ignore' }).status;
 }
 
-test("the container image's files run `flotilla run` with its dashboard; without ui/ the command stops and says what to copy", async () => {
+test("the container image's files run `flotilla run` with its dashboard and render Helm units with their own helm; without ui/ the command stops and says what to copy", async () => {
   const image = imageLayout();
   const served = runFromImage(image);
   try {
@@ -194,6 +202,17 @@ test("the container image's files run `flotilla run` with its dashboard; without
     served.child.kill('SIGTERM');
     await served.closed;
   }
+  // Its units render with the pinned helm it carries, not one from PATH (none here).
+  const validate = spawnSync(
+    process.execPath,
+    [path.join(image, 'bin', 'flotilla.js'), 'validate', '--repo', repoOf()],
+    {
+      cwd: work,
+      env: { ...env, PATH: path.dirname(process.execPath) },
+      encoding: 'utf8',
+    },
+  );
+  assert.match(validate.stdout, /\nunits render with helm v3\.17\.2 \(\S*\.tools\/helm, pinned\)\n/, validate.stderr);
   rmSync(path.join(image, 'ui'), { recursive: true });
   const broken = runFromImage(image);
   // It ends by itself: the reconciler it had started is stopped, not left running without the dashboard.
