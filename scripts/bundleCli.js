@@ -1,8 +1,8 @@
 // The flotilla command as one code-split bundle: src/cli.ts and the dashboard's off-thread worker, with every module
 // of src/ they import, into `outDir`/lib. Run module by module (dist/'s tsc emit), `flotilla help` took 0.56-0.83 s;
-// bundled, where a command loads only the chunks it imports (cli.ts imports each command when it is named), 0.12-0.17
-// s, and `flotilla get --help` 0.35-0.45 s. Both dist/ (scripts/build.js,
-// what the package runs) and the end-to-end suites' build (scripts/testBuild.js) are made here. Every output file
+// bundled, where a command loads only the chunks it imports (cli.ts imports each command when it is named),
+// 0.12-0.17 s, and `flotilla get --help` 0.35-0.45 s. Both dist/ (scripts/build.js, what the package runs) and the
+// end-to-end suites' build (scripts/testBuild.js) are made here. Every output file
 // sits one folder down, as dist/'s modules do (dist/commands/x.js), so each path a module finds from its own folder,
 // ../../ui, ../../repo-template or ../../.tools, is the same, and offThreadWorker.js is beside every chunk that
 // starts it. Packages stay imports of node_modules; types are checked by tsc, not here.

@@ -27,8 +27,6 @@ import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 /** The source branch is a pull request's to make: its tree is listed within a render's bound. */
 const SOURCE_WALK = { maxEntries: sourceTreeEntries(DEFAULT_SOURCE_LIMITS) };
 
-export type { ClusterOperation } from './clusterOperations.ts';
-
 export interface ClusterCommandContext {
   out: (s: string) => void;
   err: (s: string) => void;

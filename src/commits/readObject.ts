@@ -114,7 +114,7 @@ interface PackIndex {
   pageEntries: number;
   /** Pages read so far, by number: entries [n * pageEntries, (n + 1) * pageEntries). */
   pages: Map<number, IndexPage>;
-  /** The whole names and offsets tables, once enough pages were read one by one that reading the rest costs less. */
+  /** The whole names table (its offsets read as a read needs them), once single pages have cost as much (pageAt). */
   whole: IndexPage | null;
   /** Where the object data ends: the 20-byte checksum trailer starts here. */
   end: number;
@@ -149,7 +149,7 @@ const FANOUT_AT = 8;
  * place of a name in its first byte's run is foretold by its next bytes to within half the square root of the run's
  * length (~60 entries in a pack of three million objects, ~13 in one of 176,000): a page twice that square root long
  * answers nearly every lookup alone. Fixed at 512, an L fleet's one-policy sync read 10.8 MB of index for its few
- * thousand lookups (most of them for objects it was about to write, missing from every pack), 6.4 MB at 64.
+ * thousand lookups (most of them for objects it was about to write, missing from every pack), 9.8 MB since.
  */
 const MIN_PAGE = 64;
 const MAX_PAGE = 512;

@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { clusterCommand, type ClusterOperation } from '../../src/commands/clusterCommand.ts';
+import { clusterCommand } from '../../src/commands/clusterCommand.ts';
+import type { ClusterOperation } from '../../src/commands/clusterOperations.ts';
 import { UsageError } from '../../src/errors/UsageError.ts';
 import { editClusterFile } from '../../src/registrations/editClusterFile.ts';
 import { parseTaintArgs } from '../../src/registrations/parseTaintArgs.ts';
