@@ -23,9 +23,10 @@ test.after(async () => {
   await f?.cleanup();
 });
 
-function inventoryOn(cluster: string): string[] {
+/** Without blocking: the host keeping the replicas' Leases runs in this process. */
+async function inventoryOn(cluster: string): Promise<string[]> {
   try {
-    const text = f.fleet.git(f.fleet.bare, 'show', `flotilla/status:inventories/${cluster}.json`);
+    const text = await f.fleet.gitAsync(f.fleet.bare, 'show', `flotilla/status:inventories/${cluster}.json`);
     return (JSON.parse(text) as { objects: { name: string }[] }).objects.map((o) => o.name).sort();
   } catch {
     return [];
@@ -44,9 +45,11 @@ test('replicas on a remote: each push rendered once, on every member, every clus
   for (const sha of [base, ...pushes]) assert.is(f.outputCommitsFor(sha), 1, `output commits for ${sha}`);
   // Every replica's status reached the remote: each cluster's inventory names what it was given.
   const deadline = Date.now() + 30_000;
-  while (CLUSTERS.some((c) => inventoryOn(c).join() !== 'cm-0,cm-1,cm-2') && Date.now() < deadline)
+  const inventories = () => Promise.all(CLUSTERS.map((c) => inventoryOn(c)));
+  while ((await inventories()).some((names) => names.join() !== 'cm-0,cm-1,cm-2') && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 200));
-  for (const c of CLUSTERS) assert.equal(inventoryOn(c), ['cm-0', 'cm-1', 'cm-2'], `${c} inventory`);
+  const last = await inventories();
+  for (const [i, c] of CLUSTERS.entries()) assert.equal(last[i], ['cm-0', 'cm-1', 'cm-2'], `${c} inventory`);
   const replicasPushingStatus = [...f.replicas].filter(([, child]) =>
     child.events.entries.some(
       (e) => e.step === 'push' && (e.pushed as string[] | undefined)?.includes('flotilla/status'),

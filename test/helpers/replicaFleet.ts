@@ -90,9 +90,20 @@ export async function makeReplicaFleet(
           if (o.metadata.labels?.[MANAGED] === 'true') out.push(`${String(o.kind).toLowerCase()}/${o.metadata.name}`);
       return out.sort();
     };
-    const renderedNames = (cluster: string) =>
-      fleet
-        .git(fleet.bare, 'ls-tree', '-r', '--name-only', 'flotilla/rendered', '--', `clusters/${cluster}/`)
+    // The checks below repeat while the host keeping the Leases runs in this process: git without blocking, or a
+    // renewal waiting behind them on a loaded machine can cost the leader its Lease.
+    const renderedNames = async (cluster: string) =>
+      (
+        await fleet.gitAsync(
+          fleet.bare,
+          'ls-tree',
+          '-r',
+          '--name-only',
+          'flotilla/rendered',
+          '--',
+          `clusters/${cluster}/`,
+        )
+      )
         .split('\n')
         .filter(Boolean)
         .map((p) => {
@@ -100,10 +111,10 @@ export async function makeReplicaFleet(
           return `${m[1]!.split('.')[0]}/${m[2]}`;
         })
         .sort();
-    const renderedSource = () => {
+    const renderedSource = async () => {
       try {
         return /Source-Commit: ([0-9a-f]{40})/.exec(
-          fleet.git(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/rendered'),
+          await fleet.gitAsync(fleet.bare, 'log', '-1', '--format=%B', 'flotilla/rendered'),
         )?.[1];
       } catch {
         return undefined;
@@ -160,9 +171,10 @@ export async function makeReplicaFleet(
         const deadline = Date.now() + timeoutMs;
         let last = '';
         for (;;) {
-          const source = renderedSource();
+          const source = await renderedSource();
           if (source === sourceCommit) {
-            const behind = clusters.filter((c) => managed(c).join() !== renderedNames(c).join());
+            const behind: string[] = [];
+            for (const c of clusters) if (managed(c).join() !== (await renderedNames(c)).join()) behind.push(c);
             if (behind.length === 0) return;
             last = `members not matching the rendered head: ${behind.join(', ')}`;
           } else last = `rendered head is of ${source ?? 'nothing'}`;
