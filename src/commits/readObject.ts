@@ -494,10 +494,13 @@ function varints(data: Buffer, count: number): number[] {
 }
 
 /**
- * Inflates the zlib stream at `start` whose output is `size` bytes. A pack does not record where an
- * object's compressed bytes end, but zlib stops at the end of its stream and ignores what follows, so
- * read as much as deflate can need for `size` bytes (its worst case is barely above `size`), and more
- * only if some unusual encoder needed more: no table of every object's offset has to be built.
+ * Inflates the zlib stream at `start` whose output is `size` bytes. A pack does not record where an object's
+ * compressed bytes end, but zlib stops at the end of its stream and ignores what follows, and reports a stream cut
+ * short (Z_BUF_ERROR): so the bytes are guessed, and more read when they fall short. Deflated text is a fraction of its
+ * size: an object that ends within the first read is inflated from it (an index shard of 25 KB deflates to 3 KB,
+ * where deflate's worst case would have read 28 KB again), a larger one from a quarter of its size, then from
+ * deflate's worst case (barely above `size`), then from twice as much for some unusual encoder. A guess that falls
+ * short costs one inflate of what it read; no table of every object's offset has to be built.
  */
 function inflateAt(
   repo: GitRepo,
@@ -507,7 +510,9 @@ function inflateAt(
   size: number,
   first?: { at: number; bytes: Buffer },
 ): Buffer {
-  let want = size + (size >>> 3) + (size >>> 6) + 64;
+  const worst = size + (size >>> 3) + (size >>> 6) + 64;
+  const held = first ? first.at + first.bytes.length - start : 0;
+  let want = held > 0 ? Math.min(held, worst) : Math.min(worst, Math.max(FIRST_READ, size >>> 2));
   for (;;) {
     const stop = Math.min(start + want, pack.end);
     const read =
@@ -523,7 +528,7 @@ function inflateAt(
       return out;
     } catch (err) {
       if ((err as { code?: string }).code !== 'Z_BUF_ERROR' || stop === pack.end) throw err;
-      want *= 2;
+      want = want < worst ? Math.min(worst, Math.max(2 * want, size >>> 2)) : 2 * want;
     }
   }
 }

@@ -390,6 +390,61 @@ test('objects whose bytes run past the first read are read whole: large blobs, d
   }
 });
 
+test('text that deflates to a fraction of its size is read with little more of the pack than its deflated bytes', async () => {
+  const temp = makeTempRepo();
+  try {
+    // Index-like lines: a tenth or less of their size once deflated, as the shards and manifests a sync reads are.
+    const lines = (n: number, tag: string) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `"apps/v1/Deployment/team-${i % 97}/app-${tag}-${i}":{"clusters":["member-${i % 13}"],"replicas":[${i % 7}]}`,
+      ).join(',\n');
+    const texts = [lines(300, 'a'), lines(3_000, 'b')]; // about 25 KiB and 250 KiB
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const oids = texts.map((text) => pack.add('blob', bytes(text)));
+    await pack.flush();
+    const packFds = new Set<number>();
+    let packBytes = 0;
+    const counting = {
+      ...nodeFs,
+      readSync: (...args: Parameters<typeof nodeFs.readSync>) => {
+        const n = (nodeFs.readSync as (...a: unknown[]) => number)(...args);
+        if (packFds.has(args[0] as number)) packBytes += n;
+        return n;
+      },
+      openSync: (...args: Parameters<typeof nodeFs.openSync>) => {
+        const fd = (nodeFs.openSync as (...a: unknown[]) => number)(...args);
+        if (String(args[0]).endsWith('.pack')) packFds.add(fd);
+        return fd;
+      },
+    } as typeof nodeFs;
+    const reader = await openRepo(temp.path, counting);
+    const dir = path.join(temp.gitdir, 'objects', 'pack');
+    const idx = nodeFs.readdirSync(dir).find((f) => f.endsWith('.idx'))!;
+    const stored = new Map(
+      temp
+        .git(['verify-pack', '-v', path.join(dir, idx)])
+        .split('\n')
+        .map((line) => line.split(/\s+/))
+        .filter((f) => /^[0-9a-f]{40}$/.test(f[0]!))
+        .map((f) => [f[0]!, Number(f[3])]),
+    );
+    for (const [i, oid] of oids.entries()) {
+      packBytes = 0;
+      assert.is(readObject(reader, oid).content.toString(), texts[i]);
+      const deflated = stored.get(oid)!;
+      assert.ok(deflated < texts[i]!.length / 5, `${oid}: ${deflated} bytes deflated of ${texts[i]!.length}`);
+      // The first read (8 KiB) holds the smaller whole; the larger is read from a quarter of its size, where
+      // deflate's worst case would read more than the text itself.
+      assert.ok(packBytes <= Math.max(8 * 1024, texts[i]!.length / 4 + 8 * 1024), `${packBytes} bytes read for ${oid}`);
+    }
+  } finally {
+    temp.cleanup();
+  }
+});
+
 /** What reading `oid` throws (undefined when it reads). */
 function readFailure(repo: Awaited<ReturnType<typeof openRepo>>, oid: string): unknown {
   try {
