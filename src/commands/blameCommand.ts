@@ -23,9 +23,9 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
   }
   if (!values.cluster) throw new UsageError(`blame needs --cluster: ${USAGE}`);
   const fleet = await openFleet('blame', values);
-  const { type, name } = resolveTarget(fleet, positionals, USAGE);
+  const { type, name } = await resolveTarget(fleet, positionals, USAGE);
   if (type.type !== 'templates' || !name) throw new UsageError(`blame names one object by <kind>/<name>: ${USAGE}`);
-  const known = Object.keys(fleet.rendered?.index.templates ?? {})
+  const known = ((await fleet.rendered?.index.templateKeys()) ?? [])
     .map(parseRefKey)
     .filter(
       (r) =>

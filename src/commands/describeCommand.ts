@@ -193,7 +193,7 @@ async function describeFound(
     });
   }
   const rendered = fleet.rendered!;
-  const templates = Object.keys(rendered.index.templates).map(parseRefKey);
+  const templates = (await rendered.index.templateKeys()).map(parseRefKey);
   // A binding is named <name>-<kind>: describe the template it binds.
   const ref =
     type.type === 'bindings'
@@ -221,7 +221,7 @@ async function describeFound(
           | undefined)
       : undefined,
   );
-  const index = rendered.index.templates[refKey(ref)]!;
+  const index = (await rendered.index.entriesOf([refKey(ref)])).get(refKey(ref))!;
   // A Secret shows its type and the size of each key, as kubectl describe secret does; never a value.
   const secret = isSecret(ref) ? (await readTemplates(fleet, [{ ref, entry: index }]))[0] : undefined;
   const decision = (await readAutoscaledReplicas(fleet.repo, fleet.status?.commit.oid ?? null)).get(refKey(ref));
@@ -286,9 +286,9 @@ function withoutEvents(description: string): string {
 /** What the rendered branch places on a cluster, from file paths alone: <namespace>/<kind>[.<group>]_<name>.yaml. */
 async function readPlaced(fleet: Fleet, cluster: string): Promise<{ namespace: string; kind: string; name: string }[]> {
   const prefix = `clusters/${cluster}/`;
-  const index = fleet.rendered?.index.templates ?? {};
+  const keys = (await fleet.rendered?.index.templateKeys()) ?? [];
   const byPath = new Map(
-    Object.keys(index)
+    keys
       .map(parseRefKey)
       .map((r) => [
         `${r.namespace || '_cluster'}/${r.kind.toLowerCase()}${groupOf(r.apiVersion) ? `.${groupOf(r.apiVersion)}` : ''}_${r.name}.yaml`,

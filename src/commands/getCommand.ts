@@ -86,12 +86,12 @@ export async function openFleet(
 }
 
 /** TYPE [NAME] or TYPE/NAME, resolved against the kinds the repo's templates have. */
-export function resolveTarget(
+export async function resolveTarget(
   fleet: Fleet,
   words: readonly string[],
   usage: string,
-): { type: ResourceType; word: string; name: string | undefined } {
-  return parseResourceWords(words, usage, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey));
+): Promise<{ type: ResourceType; word: string; name: string | undefined }> {
+  return parseResourceWords(words, usage, ((await fleet.rendered?.index.templateKeys()) ?? []).map(parseRefKey));
 }
 
 /**
@@ -433,7 +433,7 @@ export async function openRequests(
       args,
       fleet,
       crds,
-      requests: getRequests(args, Object.keys(fleet.rendered?.index.templates ?? {}).map(parseRefKey), (word) =>
+      requests: getRequests(args, ((await fleet.rendered?.index.templateKeys()) ?? []).map(parseRefKey), (word) =>
         expandCategory(word, crds),
       ),
     };

@@ -164,7 +164,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       c.clusters.catch(() => undefined); // awaited below; a read ahead nobody awaits must not count as unhandled
     }
     const fleet = await c.fleet;
-    c.catalog ??= catalogWorkloads(fleet.rendered?.index.templates ?? {});
+    c.catalog ??= catalogWorkloads((await fleet.rendered?.index.whole())?.templates ?? {});
     c.catalog.sorted('namespace'); // the page's first order, sorted ahead with the rest
     return { fleet, clusters: await c.clusters, catalog: c.catalog };
   };
@@ -310,7 +310,8 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
       const placement = await keptAnswer(c.placements, key, MAX_CACHED_PLACEMENTS, () => placementOne(c, key));
       // A template the source head no longer has but the rendered branch still holds is answered (its nulls say so);
       // a key neither knows names nothing, as /ui/api/object says for it.
-      if (!placement.source && !placement.explanation && !(await c.fleet).rendered?.index.templates[key])
+      const rendered = (await c.fleet).rendered;
+      if (!placement.source && !placement.explanation && !(await rendered?.index.entriesOf([key]))?.has(key))
         throw notFound(`no template ${key} at the head of ${sourceBranch} or on ${RENDERED_BRANCH}`);
       return placement;
     },

@@ -153,7 +153,7 @@ export async function readAttention(
         });
     }
   }
-  const templates = fleet.rendered?.index.templates ?? {};
+  const templates = (await fleet.rendered?.index.whole())?.templates ?? {};
   const waiting = Object.entries(templates).filter(([, e]) => e.waiting);
   const bindings = fleet.rendered
     ? await readDocuments(

@@ -109,7 +109,7 @@ export async function readFleetView(
   labels: readonly LabelRequirement[],
   catalog?: WorkloadCatalog,
 ): Promise<FleetView> {
-  const selection = selectWorkloads(catalog ?? fleet.rendered?.index.templates ?? {}, q, labels);
+  const selection = selectWorkloads(catalog ?? (await fleet.rendered?.index.whole())?.templates ?? {}, q, labels);
   const rows = fleet.rendered ? await readTemplateViews(fleet, selection.page) : [];
   const bindingPaths = selection.page.map((p) => bindingPath(p.ref));
   const bindings = fleet.rendered ? await readDocuments(fleet.repo, fleet.rendered, bindingPaths) : new Map();

@@ -79,7 +79,7 @@ export async function readObjectTrace(
   key: string,
   refs: { renderedRef: string; statusRef: string },
 ): Promise<ObjectTrace | null> {
-  const entry = fleet.rendered?.index.templates[key];
+  const entry = (await fleet.rendered?.index.entriesOf([key]))?.get(key);
   if (!fleet.rendered || !entry) return null;
   const ref = parseRefKey(key);
   const [view] = await readTemplateViews(fleet, [{ ref, entry }]);

@@ -9,6 +9,7 @@ import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import { parseYamlValues } from '../yaml/blockYaml.ts';
 import type { Cluster } from '../api/cluster.ts';
+import { groupOf, parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readBranchHead } from '../commits/readRef.ts';
@@ -18,8 +19,8 @@ import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFil
 import { readTextFiles } from '../commits/readPathOids.ts';
 import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
 import { isConfigFile } from '../documents/selectConfigFiles.ts';
-import { emptyIndex, type OutputIndex } from '../branches/rendered/outputIndex.ts';
-import { readOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import type { IndexEntry, OutputIndex, ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 
 /** One branch head. Listings and contents are read on demand: a rendered branch holds tens of thousands of files. */
 export interface BranchState {
@@ -28,11 +29,26 @@ export interface BranchState {
   list(folder?: string): Promise<Map<string, TreeFile>>;
 }
 
+/**
+ * The rendered head's index, read as far as a question needs: a fleet's index is tens of MB, and listing its clusters,
+ * or one object, reads none of it, or one shard. Each read is kept for the next question.
+ */
+export interface RenderedIndex {
+  /** Every entry, each shard read and parsed: what listings of every template (and the dashboard's catalog) need. */
+  whole(): Promise<OutputIndex>;
+  /** The key of every template, each shard read but no entry parsed: the kinds a type word may name, one kind's objects. */
+  templateKeys(): Promise<readonly string[]>;
+  /** The entries of these templates (those present), reading only the shards that hold them. */
+  entriesOf(keys: Iterable<string>): Promise<Map<string, IndexEntry>>;
+  /** The source files holding Karmada objects (policies, clusters), from the index's root alone. */
+  karmadaFiles(): Promise<readonly string[]>;
+}
+
 /** What the three branches say right now: config (source), rendered output, and status. */
 export interface Fleet {
   repo: GitRepo;
   source: BranchState;
-  rendered: (BranchState & { index: OutputIndex }) | null;
+  rendered: (BranchState & { index: RenderedIndex }) | null;
   status: BranchState | null;
   /** FleetRefs.reader. */
   reader: string;
@@ -53,7 +69,7 @@ export interface FleetRefs {
   limits?: SourceLimits;
 }
 
-/** Reads the three heads; of the contents only the rendered index, which names every template. */
+/** Reads the three heads; of the contents nothing yet (the rendered index as questions need it, renderedIndex). */
 export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> {
   const reader = refs.reader ?? 'flotilla';
   const limits = refs.limits ?? DEFAULT_SOURCE_LIMITS;
@@ -70,8 +86,45 @@ export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> 
     { reader, limitsGiven },
   );
   const [rendered, status] = await Promise.all([branch(refs.renderedRef), branch(refs.statusRef)]);
-  const index = (rendered ? await readOutputIndex(repo, rendered.commit.tree) : null) ?? emptyIndex();
-  return { repo, source, rendered: rendered ? { ...rendered, index } : null, status, reader, limits, limitsGiven };
+  return {
+    repo,
+    source,
+    rendered: rendered ? { ...rendered, index: renderedIndex(repo, rendered.commit.tree) } : null,
+    status,
+    reader,
+    limits,
+    limitsGiven,
+  };
+}
+
+/** The index of an output tree, opened at the first question; a tree without one answers as an empty index. */
+function renderedIndex(repo: GitRepo, tree: string): RenderedIndex {
+  let opened: Promise<ShardedIndex | null> | undefined;
+  let all: Promise<ShardedIndex | null> | undefined;
+  let whole: Promise<OutputIndex> | undefined;
+  const open = () => (opened ??= openOutputIndex(repo, tree));
+  const loaded = () =>
+    (all ??= open().then(async (index) => {
+      await index?.loadAll();
+      return index;
+    }));
+  return {
+    whole: () => (whole ??= loaded().then((index) => index?.toWhole() ?? { files: {}, templates: {} })),
+    templateKeys: async () => (await loaded())?.templateKeys() ?? [],
+    entriesOf: async (keys) => {
+      const index = await open();
+      const out = new Map<string, IndexEntry>();
+      if (!index) return out;
+      const wanted = [...keys];
+      await index.load({ templates: wanted });
+      for (const key of wanted) {
+        const entry = index.template(key);
+        if (entry) out.set(key, entry);
+      }
+      return out;
+    },
+    karmadaFiles: async () => (await open())?.karmadaFiles() ?? [],
+  };
 }
 
 /** A source commit past the bound, as `fleet.reader` says it: the commit, the bound and the fix. */
@@ -130,11 +183,7 @@ export async function readDocuments(
 export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, { cluster: Cluster; file: string }>> {
   const { rules: ignore } = await readIgnoreRules(fleet.repo, fleet.source.commit.tree);
   // The index names the files holding Karmada objects; without it (nothing rendered yet) every config file is read.
-  const known = fleet.rendered
-    ? Object.entries(fleet.rendered.index.files)
-        .filter(([, f]) => f.karmada)
-        .map(([p]) => p)
-    : [];
+  const known = fleet.rendered ? await fleet.rendered.index.karmadaFiles() : [];
   const candidates = (known.length ? known : [...(await fleet.source.list()).keys()]).filter((p) =>
     isConfigFile(p, ignore),
   );
@@ -147,4 +196,16 @@ export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, 
     }
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The templates that are CustomResourceDefinitions, with their index entries: only theirs are parsed. */
+export async function customResourceDefinitions(
+  index: RenderedIndex,
+): Promise<{ ref: ObjectRef; entry: IndexEntry }[]> {
+  const keys = (await index.templateKeys()).filter((key) => {
+    const ref = parseRefKey(key);
+    return ref.kind === 'CustomResourceDefinition' && groupOf(ref.apiVersion) === 'apiextensions.k8s.io';
+  });
+  if (keys.length === 0) return [];
+  return [...(await index.entriesOf(keys))].map(([key, entry]) => ({ ref: parseRefKey(key), entry }));
 }

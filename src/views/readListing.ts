@@ -29,7 +29,14 @@ import { replicasFromAutoscaler, replicasFromMembers } from './replicasFromMembe
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { withoutSecretStatus } from '../statuses/withoutSecretStatus.ts';
 import { redactSecret } from './redactSecret.ts';
-import { readDocuments, readRegisteredClusters, tooLargeToRead, type BranchState, type Fleet } from './readFleet.ts';
+import {
+  customResourceDefinitions,
+  readDocuments,
+  readRegisteredClusters,
+  tooLargeToRead,
+  type BranchState,
+  type Fleet,
+} from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
@@ -278,13 +285,14 @@ async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
   const byBinding = items.map((w) => madeByBinding(w.manifest));
   const boundPaths = [...new Set(refs.filter((_, i) => byBinding[i]).map((ref) => bindingPath(ref)))];
   const bindings = boundPaths.length > 0 ? await readDocuments(fleet.repo, rendered, boundPaths) : new Map();
+  const indexed = await rendered.index.entriesOf(refs.map(refKey));
   const headers = ['CLUSTER', 'NAMESPACE', 'KIND', 'NAME', 'APPLIED', ...(q.wide ? ['HEALTH', 'SOURCE'] : [])];
   const objects: Obj[] = [];
   const rows = items.map((w, i) => {
     const ref = refs[i]!;
     const entry = statuses.get(templateStatusPath(ref))?.aggregatedStatus.find((a) => a.clusterName === w.cluster);
     const meta = (w.manifest.metadata ?? {}) as { annotations?: Record<string, string> };
-    const suspended = rendered.index.templates[refKey(ref)]?.suspended?.includes(w.cluster) ?? false;
+    const suspended = indexed.get(refKey(ref))?.suspended?.includes(w.cluster) ?? false;
     const binding = byBinding[i] ? (bindings.get(bindingPath(ref))?.[0] as ResourceBinding | undefined) : undefined;
     const options = binding
       ? {
@@ -462,14 +470,20 @@ async function listTemplates(
 ): Promise<Listing> {
   const rendered = requireRendered(fleet);
   const wantNs = q.allNamespaces ? undefined : (q.namespace ?? 'default');
-  const entries = Object.entries(rendered.index.templates)
+  // What the keys tell (kind, namespace, name) first: only the entries of those are parsed.
+  const keys = (await rendered.index.templateKeys()).filter((key) => {
+    const ref = parseRefKey(key);
+    return (
+      ref.kind === type.kind &&
+      (type.group === undefined || groupOf(ref.apiVersion) === type.group) &&
+      (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs) &&
+      (q.name === undefined || ref.name === q.name)
+    );
+  });
+  const entries = [...(await rendered.index.entriesOf(keys))]
     .map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
     .filter(
-      ({ ref, entry }) =>
-        ref.kind === type.kind &&
-        (type.group === undefined || groupOf(ref.apiVersion) === type.group) &&
-        (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs) &&
-        (q.name === undefined || ref.name === q.name) &&
+      ({ entry }) =>
         (q.cluster === undefined || entry.clusters.includes(q.cluster)) &&
         // A FederatedResourceQuota's ResourceQuota is in its Works only: Karmada's API server holds no such object,
         // its members do.
@@ -530,9 +544,7 @@ async function listTemplates(
  */
 async function customColumns(fleet: Fleet, ref: ObjectRef | undefined): Promise<PrinterColumn[] | undefined> {
   if (!ref || ref.kind === 'CustomResourceDefinition') return undefined;
-  const crds = Object.entries(requireRendered(fleet).index.templates)
-    .map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
-    .filter((e) => e.ref.kind === 'CustomResourceDefinition' && groupOf(e.ref.apiVersion) === 'apiextensions.k8s.io');
+  const crds = await customResourceDefinitions(requireRendered(fleet).index);
   if (crds.length === 0) return undefined;
   const group = groupOf(ref.apiVersion);
   const crd = (await readTemplates(fleet, crds)).find((c) => {

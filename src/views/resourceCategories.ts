@@ -1,7 +1,6 @@
 import { BUILTIN_RESOURCE_NAMES } from '../api/builtinResourceNames.ts';
-import { groupOf, parseRefKey } from '../api/kinds.ts';
 import { compareKubeAwareVersions } from '../sorting/compareKubeAwareVersions.ts';
-import type { Fleet } from './readFleet.ts';
+import { customResourceDefinitions, type Fleet } from './readFleet.ts';
 import { readTemplates } from './readListing.ts';
 import type { ResourceType } from './resolveResourceType.ts';
 
@@ -54,9 +53,7 @@ export function expandCategory(word: string, crds: readonly CustomResourceView[]
 /** The repository's CustomResourceDefinitions (templates of apiextensions.k8s.io), as get reads them. */
 export async function readCustomResources(fleet: Fleet): Promise<CustomResourceView[]> {
   if (!fleet.rendered) return [];
-  const entries = Object.entries(fleet.rendered.index.templates)
-    .map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
-    .filter((e) => e.ref.kind === 'CustomResourceDefinition' && groupOf(e.ref.apiVersion) === 'apiextensions.k8s.io');
+  const entries = await customResourceDefinitions(fleet.rendered.index);
   if (entries.length === 0) return [];
   return (await readTemplates(fleet, entries)).flatMap((crd) => {
     const view = crd ? customResourceView(crd) : undefined;

@@ -746,6 +746,11 @@ export class ShardedIndex implements IndexView {
     return this.root.quotas;
   }
 
+  /** The key of every template, no entry parsed (a reader after kinds or one kind's objects); needs loadAll() first. */
+  templateKeys(): string[] {
+    return ALL_SHARDS.flatMap((id) => [...this.shard(id).templates.keys()]);
+  }
+
   /** Every template entry; needs loadAll() first. */
   templates(): [string, IndexEntry][] {
     return ALL_SHARDS.flatMap((id) => this.shard(id).templates.entries());
