@@ -92,6 +92,7 @@ export function packedObjects(repo: GitRepo, oids: Iterable<string>): Set<string
 }
 
 const TYPES: Record<number, StoredType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const BLOB = 3;
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
@@ -449,7 +450,7 @@ function readAt(
     base = readObject(repo, baseOid, Number.isFinite(read.maxBytes) ? { maxBytes: baseRead.maxBytes } : {});
   }
   // A delta's base was read since `head` (into the same buffer): its instructions are read again.
-  data ??= inflateAt(repo, fd, pack, offset + pos, size, base ? undefined : first);
+  data ??= inflateAt(repo, fd, pack, offset + pos, size, base ? undefined : first, code === BLOB);
   if (base) {
     const result = { type: base.type, content: applyDelta(base.content, data) };
     remember(store, key, result);
@@ -496,11 +497,11 @@ function varints(data: Buffer, count: number): number[] {
 /**
  * Inflates the zlib stream at `start` whose output is `size` bytes. A pack does not record where an object's
  * compressed bytes end, but zlib stops at the end of its stream and ignores what follows, and reports a stream cut
- * short (Z_BUF_ERROR): so the bytes are guessed, and more read when they fall short. Deflated text is a fraction of its
- * size: an object that ends within the first read is inflated from it (an index shard of 25 KB deflates to 3 KB,
- * where deflate's worst case would have read 28 KB again), a larger one from a quarter of its size, then from
- * deflate's worst case (barely above `size`), then from twice as much for some unusual encoder. A guess that falls
- * short costs one inflate of what it read; no table of every object's offset has to be built.
+ * short (Z_BUF_ERROR): so read as much as deflate can need for `size` bytes (its worst case is barely above `size`),
+ * and more only if some unusual encoder needed more. Text deflates to a fraction of its size: a blob up to four times
+ * what the first read holds of it is tried from those bytes first (an index shard of 25 KiB is 3.5 KiB in the pack,
+ * where the worst case read 28 KiB again). A tree's binary ids deflate little, and a failed try costs an inflate and
+ * an error: anything else is read to the worst case at once. No table of every object's offset has to be built.
  */
 function inflateAt(
   repo: GitRepo,
@@ -509,10 +510,11 @@ function inflateAt(
   start: number,
   size: number,
   first?: { at: number; bytes: Buffer },
+  blob = false,
 ): Buffer {
   const worst = size + (size >>> 3) + (size >>> 6) + 64;
   const held = first ? first.at + first.bytes.length - start : 0;
-  let want = held > 0 ? Math.min(held, worst) : Math.min(worst, Math.max(FIRST_READ, size >>> 2));
+  let want = held > 0 && (worst <= held || (blob && size <= 4 * held)) ? Math.min(held, worst) : worst;
   for (;;) {
     const stop = Math.min(start + want, pack.end);
     const read =
@@ -528,7 +530,7 @@ function inflateAt(
       return out;
     } catch (err) {
       if ((err as { code?: string }).code !== 'Z_BUF_ERROR' || stop === pack.end) throw err;
-      want = want < worst ? Math.min(worst, Math.max(2 * want, size >>> 2)) : 2 * want;
+      want = want < worst ? worst : 2 * want;
     }
   }
 }
