@@ -1,6 +1,7 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
-import { readTree } from '../commits/readTree.ts';
+import { findTreeEntries } from '../commits/parseTree.ts';
+import { readTree, readTreeBytes } from '../commits/readTree.ts';
 import { isBlobMode, isTreeMode, type CommitInfo, type GitRepo, type TreeEntry } from '../commits/types.ts';
 import { parseTrailers, renderedAgainFor } from '../branches/rendered/trailers.ts';
 import { CLUSTER_SCOPED_FOLDER, clusterOfPath } from '../branches/rendered/outputPaths.ts';
@@ -69,6 +70,15 @@ export async function readObjectHistory(
   const match = fileMatcher(query);
   const folders =
     query.namespace !== undefined ? [query.namespace || CLUSTER_SCOPED_FOLDER] : ['default', CLUSTER_SCOPED_FOLDER];
+  // A cluster's folder lists every namespace it holds (thousands in a large fleet): only the object's are looked for,
+  // once per folder version.
+  const wanted = new Set(folders);
+  const inFolders = new Map<string, Map<string, TreeEntry>>();
+  const namespaceFolders = (oid: string) => {
+    let found = inFolders.get(oid);
+    if (!found) inFolders.set(oid, (found = findTreeEntries(readTreeBytes(repo, oid), wanted).entries));
+    return found;
+  };
 
   const snapshot = async (tree: string): Promise<Map<string, string>> => {
     const out = new Map<string, string>();
@@ -81,13 +91,8 @@ export async function readObjectHistory(
     const clusters = root.find((e) => e.name === 'clusters' && isTreeMode(e.mode));
     for (const c of clusters ? await entries(clusters.oid) : []) {
       if (!isTreeMode(c.mode) || (query.cluster !== undefined && c.name !== query.cluster)) continue;
-      const inside = await entries(c.oid);
-      for (const f of folders)
-        await scan(
-          inside.find((e) => e.name === f),
-          `clusters/${c.name}/${f}`,
-          match.manifest,
-        );
+      const inside = namespaceFolders(c.oid);
+      for (const f of folders) await scan(inside.get(f), `clusters/${c.name}/${f}`, match.manifest);
     }
     const bindings = root.find((e) => e.name === 'bindings' && isTreeMode(e.mode));
     if (bindings && query.cluster === undefined) {
