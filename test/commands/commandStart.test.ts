@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { configMap, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { FLOTILLA_BIN } from '../helpers/flotillaBin.ts';
 import { runProgram } from '../helpers/runProgram.ts';
 
@@ -37,8 +38,42 @@ for (const args of [['help'], ['validate', '--help'], ['render', '--help'], ['pl
   });
 }
 
-test('the recorder sees a command that does load them: flotilla get --help loads isomorphic-git', async () => {
-  assert.ok((await loadedBy(['get', '--help'])).includes('isomorphic-git'));
+test('the recorder sees a command that does load them: flotilla get --help loads isomorphic-git, not Lua', async () => {
+  const loaded = await loadedBy(['get', '--help']);
+  assert.ok(loaded.includes('isomorphic-git'), loaded.join(' '));
+  assert.not.ok(loaded.includes('wasmoon'), loaded.join(' '));
+});
+
+test('Lua is loaded when a resource customization is there to run: flotilla validate of a repo with one', async () => {
+  const repos: ConfigRepo[] = [];
+  try {
+    const plain = makeConfigRepoWith(repos, { ...MEMBERS, 'templates/cm.yaml': configMap('cm') }, 'plain');
+    assert.not.ok((await loadedBy(['validate', '--repo', plain.dir])).includes('wasmoon'));
+    const customized = makeConfigRepoWith(
+      repos,
+      {
+        ...MEMBERS,
+        'templates/cm.yaml': configMap('cm'),
+        'interpreters/retain.yaml': `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: retain}
+spec:
+  target: {apiVersion: apps/v1, kind: Deployment}
+  customizations:
+    retention:
+      luaScript: >
+        function Retain(desiredObj, observedObj)
+          desiredObj.spec.paused = observedObj.spec.paused
+          return desiredObj
+        end
+`,
+      },
+      'a Retain hook',
+    );
+    assert.ok((await loadedBy(['validate', '--repo', customized.dir])).includes('wasmoon'));
+  } finally {
+    for (const r of repos) r.cleanup();
+  }
 });
 
 test.run();

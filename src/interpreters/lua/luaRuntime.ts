@@ -13,7 +13,7 @@ import {
 } from './gopherPatterns.ts';
 import { type GoFormatArg, luaStringFormat } from './goSprintf.ts';
 import { formatGoNumber, routeFloatTextToHost } from './luaNumberText.ts';
-import { LUA_REGISTRYINDEX, LuaEngine, LuaFactory, LuaLibraries, type LuaWasm } from 'wasmoon';
+import type { LuaEngine, LuaWasm } from 'wasmoon';
 import { replicaRequirements } from '../replicaRequirements.ts';
 import {
   addGoQuantities,
@@ -91,7 +91,10 @@ export function isLuaRuntimeLoaded(): boolean {
 export function loadLuaRuntime(): Promise<void> {
   if (wasm) return Promise.resolve();
   loading ??= (async () => {
-    const module = await withFloatsPrintedAsGoPrintsThem(() => new LuaFactory().getLuaModule());
+    // Imported here, not at the top: a command that runs no Lua (most of them) does not load the package.
+    const lib = await import('wasmoon');
+    const module = await withFloatsPrintedAsGoPrintsThem(() => new lib.LuaFactory().getLuaModule());
+    loaded = lib;
     makeIntegralFloatsPrintAsIntegers(module);
     natives = registerNatives(module);
     wasm = module;
@@ -100,6 +103,13 @@ export function loadLuaRuntime(): Promise<void> {
     loading = undefined;
   });
   return loading;
+}
+
+/** The wasmoon package, once loadLuaRuntime has imported it. */
+let loaded: typeof import('wasmoon') | undefined;
+function wasmoon(): typeof import('wasmoon') {
+  if (!loaded) throw new Error('the Lua runtime is not loaded: await loadLuaRuntime() first');
+  return loaded;
 }
 
 function runtime(): { lua: LuaWasm; natives: Natives } {
@@ -1100,14 +1110,19 @@ function newEngine(
 ): { engine: LuaEngine; L: LuaState; collect: number; globals: number; release: number } {
   const engine = atFixedClock(
     () =>
-      new LuaEngine(lua, {
+      new (wasmoon().LuaEngine)(lua, {
         openStandardLibs: false,
         injectObjects: false,
         enableProxy: false,
         traceAllocations: true,
       }),
   );
-  for (const library of [LuaLibraries.Base, LuaLibraries.Table, LuaLibraries.String, LuaLibraries.Math])
+  for (const library of [
+    wasmoon().LuaLibraries.Base,
+    wasmoon().LuaLibraries.Table,
+    wasmoon().LuaLibraries.String,
+    wasmoon().LuaLibraries.Math,
+  ])
     engine.global.loadLibrary(library);
   engine.global.setMemoryMax(MEMORY_MAX);
   const L = engine.global.address;
@@ -1121,9 +1136,9 @@ function newEngine(
   }
   if (lua.lua_pcallk(L, 1, 3, 0, 0, null) !== STATUS_OK)
     throw new Error(`Lua sandbox prelude: ${lua.lua_tolstring(L, -1, null)}`);
-  const release = lua.luaL_ref(L, LUA_REGISTRYINDEX);
-  const globals = lua.luaL_ref(L, LUA_REGISTRYINDEX);
-  const collect = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+  const release = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
+  const globals = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
+  const collect = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
   lua.lua_settop(L, 0);
   return { engine, L, collect, globals, release };
 }
@@ -1143,7 +1158,7 @@ function engineFor(script: string): ScriptEngine {
   const status = lua.luaL_loadbufferx(L, source, lua.module.lengthBytesUTF8(source), CHUNK_NAME, 't');
   const refused = status === STATUS_OK ? fiveFourOnlySyntax(script) : undefined;
   if (refused) chunk = { error: `${CHUNK_NAME.slice(1)}:${refused.line}: ${refused.message}` };
-  else if (status === STATUS_OK) chunk = lua.luaL_ref(L, LUA_REGISTRYINDEX);
+  else if (status === STATUS_OK) chunk = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
   else chunk = { error: lua.lua_tolstring(L, -1, null) };
   lua.lua_settop(L, 0);
   const entry: ScriptEngine = { engine, L, chunk, collect, globals, release };
@@ -1162,7 +1177,7 @@ let checker: { engine: LuaEngine; L: LuaState } | undefined;
 export function checkLuaScript(script: string): { line: number; message: string } | undefined {
   const { lua } = runtime();
   if (!checker) {
-    const engine = new LuaEngine(lua, {
+    const engine = new (wasmoon().LuaEngine)(lua, {
       openStandardLibs: false,
       injectObjects: false,
       enableProxy: false,
@@ -1239,10 +1254,10 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
   try {
     // Each call gets globals of its own, a copy of the sandbox's: what one call leaves in a global is gone by the
     // next, so a result never depends on the calls before it (a replay makes other calls than a sync).
-    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(entry.globals)); // [globals]
+    lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(entry.globals)); // [globals]
     let status = lua.lua_pcallk(L, 0, 1, 0, 0, null); // [env]
     if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
-    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(chunk)); // [env, chunk]
+    lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(chunk)); // [env, chunk]
     lua.lua_pushvalue(L, 1); // [env, chunk, env]
     lua.lua_setupvalue(L, -2, 1); // the chunk's _ENV: [env, chunk]
     status = lua.lua_pcallk(L, 0, 0, 0, 0, null); // [env]
@@ -1269,11 +1284,11 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
     lua.lua_sethook(L, null, 0, 0);
     deadline = Number.POSITIVE_INFINITY;
     lua.lua_settop(L, 0);
-    lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(entry.release));
+    lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(entry.release));
     lua.lua_pcallk(L, 0, 0, 0, 0, null);
     lua.lua_settop(L, 0);
     if (entry.engine.global.getMemoryUsed() > COLLECT_ABOVE) {
-      lua.lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(entry.collect));
+      lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(entry.collect));
       lua.lua_pcallk(L, 0, 0, 0, 0, null);
       lua.lua_settop(L, 0);
     }
