@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configMap, makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
 import { FLOTILLA_BIN } from '../helpers/flotillaBin.ts';
+import { KARMADA_E2E_RETAIN } from '../helpers/interpreterCustomizations.ts';
 import { runProgram } from '../helpers/runProgram.ts';
 
 /** Prints, as the process exits, the packages whose CommonJS modules it loaded. */
@@ -54,19 +55,7 @@ test('Lua is loaded when a resource customization is there to run: flotilla vali
       {
         ...MEMBERS,
         'templates/cm.yaml': configMap('cm'),
-        'interpreters/retain.yaml': `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata: {name: retain}
-spec:
-  target: {apiVersion: apps/v1, kind: Deployment}
-  customizations:
-    retention:
-      luaScript: >
-        function Retain(desiredObj, observedObj)
-          desiredObj.spec.paused = observedObj.spec.paused
-          return desiredObj
-        end
-`,
+        'interpreters/retain.yaml': KARMADA_E2E_RETAIN,
       },
       'a Retain hook',
     );

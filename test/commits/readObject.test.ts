@@ -9,6 +9,7 @@ import { PackWriter } from '../../src/commits/PackWriter.ts';
 import { applyDelta, findInRun, indexPageEntries, readObject } from '../../src/commits/readObject.ts';
 import { DamagedObjectError } from '../../src/commits/DamagedObjectError.ts';
 import { bytes, commitAll, makeTempRepo, writeWorkTree, type TempRepo } from './helpers/tempRepo.ts';
+import { countedReads } from '../helpers/countedReads.ts';
 
 /** Every object git knows, with its type and bytes, from `git cat-file --batch-all-objects --batch`. */
 function allObjects(temp: TempRepo): Map<string, { type: string; content: Buffer }> {
@@ -211,22 +212,8 @@ test('a pack index of a large fleet is read by the pages its lookups need, not w
     const dir = path.join(temp.path, '.git', 'objects', 'pack');
     const idxFile = path.join(dir, nodeFs.readdirSync(dir).find((f) => f.endsWith('.idx'))!);
     padIndex(idxFile, 600_000); // 18 MiB of index
-    let idxBytes = 0;
-    const counting = {
-      ...nodeFs,
-      readSync: (...args: Parameters<typeof nodeFs.readSync>) => {
-        const n = (nodeFs.readSync as (...a: unknown[]) => number)(...args);
-        if (openIdx.has(args[0] as number)) idxBytes += n;
-        return n;
-      },
-      openSync: (...args: Parameters<typeof nodeFs.openSync>) => {
-        const fd = (nodeFs.openSync as (...a: unknown[]) => number)(...args);
-        if (String(args[0]).endsWith('.idx')) openIdx.add(fd);
-        return fd;
-      },
-    } as typeof nodeFs;
-    const openIdx = new Set<number>();
-    const reader = await openRepo(temp.path, counting);
+    const idx = countedReads((file) => file.endsWith('.idx'));
+    const reader = await openRepo(temp.path, idx.fs);
     for (const [oid, text] of blobs) {
       const found = readObject(reader, oid);
       assert.is(found.type, 'blob');
@@ -239,16 +226,16 @@ test('a pack index of a large fleet is read by the pages its lookups need, not w
         `${oid.slice(0, 38)}${((Number.parseInt(oid.slice(38), 16) + 1) % 256).toString(16).padStart(2, '0')}`,
         `${oid.slice(0, 39)}${((Number.parseInt(oid.slice(39), 16) + 15) % 16).toString(16)}`,
       ]);
-    const readingObjects = idxBytes;
+    const readingObjects = idx.bytes;
     // A page (128 names and offsets, 3 KiB, in a pack of 600,000) or two per lookup: far from the whole index.
     assert.ok(readingObjects < 300 * 2 * 128 * 24, `${readingObjects} bytes of an 18 MiB index read for 300 lookups`);
-    const fresh = await openRepo(temp.path, counting);
-    idxBytes = 0;
+    const fresh = await openRepo(temp.path, idx.fs);
+    idx.reset();
     const found = existingObjects(fresh, [...absent, ...blobs.keys()]);
     assert.equal([...found].sort(), [...blobs.keys()].sort(), 'a name beside a real one is not taken for it');
     // Asking whether objects exist reads names only (2.5 KiB a page), never their offsets.
     const lookups = absent.length + blobs.size;
-    assert.ok(idxBytes < lookups * 2 * 128 * 20, `${idxBytes} bytes of index read for ${lookups} existence checks`);
+    assert.ok(idx.bytes < lookups * 2 * 128 * 20, `${idx.bytes} bytes of index read for ${lookups} existence checks`);
   } finally {
     temp.cleanup();
   }
@@ -406,31 +393,13 @@ test('a text blob that deflates within the first read is read with that one read
     const pack = new PackWriter(repo);
     const oids = texts.map((text) => pack.add('blob', bytes(text)));
     await pack.flush();
-    const packFds = new Set<number>();
-    let packBytes = 0;
-    let packReads = 0;
-    const counting = {
-      ...nodeFs,
-      readSync: (...args: Parameters<typeof nodeFs.readSync>) => {
-        const n = (nodeFs.readSync as (...a: unknown[]) => number)(...args);
-        if (packFds.has(args[0] as number)) {
-          packBytes += n;
-          packReads++;
-        }
-        return n;
-      },
-      openSync: (...args: Parameters<typeof nodeFs.openSync>) => {
-        const fd = (nodeFs.openSync as (...a: unknown[]) => number)(...args);
-        if (String(args[0]).endsWith('.pack')) packFds.add(fd);
-        return fd;
-      },
-    } as typeof nodeFs;
-    const reader = await openRepo(temp.path, counting);
+    const packed = countedReads((file) => file.endsWith('.pack'));
+    const reader = await openRepo(temp.path, packed.fs);
     const [small, large] = oids as [string, string];
     assert.is(readObject(reader, small).content.toString(), texts[0]);
     // The first read (8 KiB) held the whole deflated text: deflate's worst case would have read 28 KiB more.
-    assert.is(packReads, 1, `${packReads} reads, ${packBytes} bytes for ${texts[0]!.length} bytes of text`);
-    assert.ok(packBytes <= 8 * 1024, `${packBytes} bytes read`);
+    assert.is(packed.reads, 1, `${packed.reads} reads, ${packed.bytes} bytes for ${texts[0]!.length} bytes of text`);
+    assert.ok(packed.bytes <= 8 * 1024, `${packed.bytes} bytes read`);
     assert.is(readObject(reader, large).content.toString(), texts[1]);
   } finally {
     temp.cleanup();

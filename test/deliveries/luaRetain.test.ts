@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { reconcileOnce } from '../../src/reconcile.ts';
 import { clusterYaml, deploymentPolicy } from '../helpers/fleet.ts';
 import { startMemberFleet, type MemberFleet } from './helpers/e2e.ts';
+import { KARMADA_E2E_RETAIN } from '../helpers/interpreterCustomizations.ts';
 
 let fleet: MemberFleet | undefined;
 test.after(async () => {
@@ -24,21 +25,6 @@ spec:
     spec: {containers: [{name: web, image: nginx:1.27}]}
 `;
 
-// Karmada's e2e customization (test/e2e/suites/base/resourceinterpreter_test.go, "Retain testing").
-const RETAIN = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata: {name: interpreter-customization-retain}
-spec:
-  target: {apiVersion: apps/v1, kind: Deployment}
-  customizations:
-    retention:
-      luaScript: >
-        function Retain(desiredObj, observedObj)
-          desiredObj.spec.paused = observedObj.spec.paused
-          return desiredObj
-        end
-`;
-
 test("a member's paused flag outlives every pass under a Lua Retain, and is repaired once the customization goes", async () => {
   fleet = await startMemberFleet(
     ['member1'],
@@ -46,7 +32,7 @@ test("a member's paused flag outlives every pass under a Lua Retain, and is repa
       'clusters/member1.yaml': clusterYaml('member1'),
       'policies/deployments.yaml': deploymentPolicy(['member1']),
       'templates/web.yaml': DEPLOYMENT,
-      'interpreters/retain.yaml': RETAIN,
+      'interpreters/retain.yaml': KARMADA_E2E_RETAIN,
     },
     'web with a Retain hook',
   );

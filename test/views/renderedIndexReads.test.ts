@@ -1,12 +1,12 @@
 // A read view asks the rendered index only what its question needs: one object's entry reads the shard that holds it,
 // the Karmada files come from the root, and only a listing of every template parses every entry.
-import nodeFs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { refKey } from '../../src/api/kinds.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { readFleet } from '../../src/views/readFleet.ts';
+import { countedReads } from '../helpers/countedReads.ts';
 import { clusterYaml, configMap, configMapPolicy, makeConfigRepoWith, type ConfigRepo } from '../helpers/fleet.ts';
 
 const repos: ConfigRepo[] = [];
@@ -28,22 +28,8 @@ test("one object's entry reads its shard, the Karmada files the root; every entr
     outputRef: 'refs/heads/flotilla/rendered',
   });
 
-  let packBytes = 0;
-  const packs = new Set<number>();
-  const counting = {
-    ...nodeFs,
-    readSync: (...args: Parameters<typeof nodeFs.readSync>) => {
-      const n = (nodeFs.readSync as (...a: unknown[]) => number)(...args);
-      if (packs.has(args[0] as number)) packBytes += n;
-      return n;
-    },
-    openSync: (...args: Parameters<typeof nodeFs.openSync>) => {
-      const fd = (nodeFs.openSync as (...a: unknown[]) => number)(...args);
-      if (String(args[0]).endsWith('.pack')) packs.add(fd);
-      return fd;
-    },
-  } as typeof nodeFs;
-  const fleet = await readFleet(await openRepo(repo.dir, counting), {
+  const packed = countedReads((file) => file.endsWith('.pack'));
+  const fleet = await readFleet(await openRepo(repo.dir, packed.fs), {
     rev: 'main',
     renderedRef: 'refs/heads/flotilla/rendered',
     statusRef: 'refs/heads/flotilla/status',
@@ -51,17 +37,17 @@ test("one object's entry reads its shard, the Karmada files the root; every entr
   const index = fleet.rendered!.index;
   const key = refKey({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'cm-7' });
 
-  packBytes = 0;
+  packed.reset();
   assert.equal(await index.karmadaFiles(), ['clusters/member1.yaml', 'policies/configmaps.yaml']);
-  const root = packBytes;
+  const root = packed.bytes;
   const one = await index.entriesOf([key]);
-  const shard = packBytes - root;
+  const shard = packed.bytes - root;
   assert.equal(one.get(key)?.clusters, ['member1']);
   assert.is(one.size, 1);
 
-  packBytes = 0;
+  packed.reset();
   const keys = await index.templateKeys();
-  const everyShard = packBytes;
+  const everyShard = packed.bytes;
   assert.is(keys.filter((k) => k.includes('/ConfigMap/default/cm-')).length, COUNT);
   // A shard is one object of the pack, the root another: reading all 256 costs far more than either.
   assert.ok(shard * 50 < everyShard, `one entry read ${shard} bytes, every key ${everyShard}`);
