@@ -1,4 +1,3 @@
-import git from 'isomorphic-git';
 import { readCommitInfo } from './readCommitInfo.ts';
 import { readObject } from './readObject.ts';
 import { readRef } from './readRef.ts';
@@ -45,6 +44,8 @@ async function resolveName(repo: GitRepo, rev: string): Promise<string> {
 }
 
 async function expandAbbreviated(repo: GitRepo, rev: string): Promise<string | null> {
+  // Imported here: a branch name or a full sha, what nearly every command resolves, needs none of the package.
+  const { default: git } = await import('isomorphic-git');
   try {
     return await git.expandOid({ fs: repo.fs, gitdir: repo.gitdir, oid: rev.toLowerCase(), cache: repo.cache });
   } catch (err) {
