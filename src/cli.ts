@@ -197,12 +197,13 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (command === 'run') {
-    const { runCommand, RUN_OPTIONS, RUN_USAGE, FAULT_PAUSE_POINTS } = await import('./commands/runCommand.ts');
+    const { RUN_OPTIONS, RUN_USAGE, FAULT_PAUSE_POINTS } = await import('./commands/runOptions.ts');
     const { values } = parseArgs({ args: rest, options: RUN_OPTIONS });
     if (values.help) {
       process.stdout.write(`${RUN_USAGE}\n`);
       return 0;
     }
+    const { runCommand } = await import('./commands/runCommand.ts');
     const secretEnv = values['webhook-secret-env'];
     const { parseForgeOptions, readForgeToken } = await import('./commands/parseForgeOptions.ts');
     const forgeConfig = parseForgeOptions(values);

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { RUN_OPTIONS } from '../../src/commands/runCommand.ts';
+import { RUN_OPTIONS } from '../../src/commands/runOptions.ts';
 import type { Member } from '../../src/members/startMember.ts';
 import { MemberHarness } from '../members/helpers/memberHarness.ts';
 
