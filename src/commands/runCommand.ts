@@ -13,7 +13,7 @@ import { commitStatusHook } from '../commitStatuses/commitStatusHook.ts';
 import type { ForgeConfig } from '../commitStatuses/types.ts';
 import { parseRenderLimits } from './renderLimitFlags.ts';
 import { parseAutoscalerFlags, type AutoscalerFlagValues } from './autoscalerFlags.ts';
-import { DEFAULT_LISTEN, RUN_OPTIONS, RUN_USAGE, type FaultPausePoint } from './runOptions.ts';
+import { parseListen, RUN_OPTIONS, RUN_USAGE, type FaultPausePoint } from './runOptions.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { progressPrinter, type LogFormat } from './progressLine.ts';
 import { exposedWithoutToken, isLoopbackHost } from '../dashboard/checkUiAccess.ts';
@@ -331,20 +331,4 @@ function credentialsClash(repo: string, credentialsDir: string): string | undefi
   if (inside(creds, tree)) return `is inside the working tree of ${tree}, whose files a pushed change writes`;
   if (inside(tree, creds)) return `holds the working tree of ${tree}, whose files a pushed change writes`;
   return undefined;
-}
-
-/** `HOST:PORT`, `[::1]:PORT`, `:PORT`, `PORT`, or `off`. */
-export function parseListen(
-  text: string,
-  // The command's own default, and whether it may listen nowhere: flotilla ui's differ from run's.
-  usage: { defaultListen: string; off: boolean } = { defaultListen: DEFAULT_LISTEN, off: true },
-): { host: string; port: number } | null {
-  if (text === 'off' && usage.off) return null;
-  const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d+)$/.exec(text);
-  const port = Number(m?.[3]);
-  if (!m || !Number.isInteger(port) || port > 65535)
-    throw new UsageError(
-      `--listen ${text}: write HOST:PORT (default ${usage.defaultListen}; port 0 = any free port)${usage.off ? ' or off' : ''}`,
-    );
-  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
 }

@@ -3,6 +3,7 @@
 import { AUTOSCALER_FLAG_OPTIONS, AUTOSCALER_FLAGS_USAGE } from './autoscalerFlags.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
 import { RENDER_LIMIT_OPTIONS } from './renderLimitFlags.ts';
+import { UsageError } from '../errors/UsageError.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
 
@@ -70,3 +71,19 @@ export const RUN_OPTIONS = {
 
 export const FAULT_PAUSE_POINTS = ['output-commit', 'status-commit'] as const;
 export type FaultPausePoint = (typeof FAULT_PAUSE_POINTS)[number];
+
+/** `HOST:PORT`, `[::1]:PORT`, `:PORT`, `PORT`, or `off`. */
+export function parseListen(
+  text: string,
+  // The command's own default, and whether it may listen nowhere: flotilla ui's differ from run's.
+  usage: { defaultListen: string; off: boolean } = { defaultListen: DEFAULT_LISTEN, off: true },
+): { host: string; port: number } | null {
+  if (text === 'off' && usage.off) return null;
+  const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d+)$/.exec(text);
+  const port = Number(m?.[3]);
+  if (!m || !Number.isInteger(port) || port > 65535)
+    throw new UsageError(
+      `--listen ${text}: write HOST:PORT (default ${usage.defaultListen}; port 0 = any free port)${usage.off ? ' or off' : ''}`,
+    );
+  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+}

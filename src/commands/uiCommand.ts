@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { exposedWithoutToken, isLoopbackHost } from '../dashboard/checkUiAccess.ts';
-import { serveDashboard } from '../dashboard/serveDashboard.ts';
 import { UsageError } from '../errors/UsageError.ts';
-import { parseListen } from './runCommand.ts';
+import { parseListen } from './runOptions.ts';
 
 export const DEFAULT_UI_LISTEN = '127.0.0.1:9465';
 
@@ -47,6 +46,8 @@ export async function uiCommand(opts: UiOptions): Promise<number> {
     );
   if (!isLoopbackHost(listen.host) && !opts.uiToken)
     throw new UsageError(`--listen ${opts.listen}: ${exposedWithoutToken(opts.listen)}`);
+  // Imported once the flags are read: a usage error answers without loading the dashboard's reads.
+  const { serveDashboard } = await import('../dashboard/serveDashboard.ts');
   const served = await serveDashboard({
     gitdir: path.resolve(opts.cwd, opts.repo),
     sourceBranch: opts.sourceBranch,

@@ -39,6 +39,7 @@ for (const args of [
   ['plan', '--help'],
   ['get', '--help'],
   ['run', '--help'],
+  ['ui', '--help'],
 ]) {
   test(`flotilla ${args.join(' ')} answers without loading ${HEAVY.join(', ')}`, async () => {
     const loaded = await loadedBy(args);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAutoscalerFlags } from '../../src/commands/autoscalerFlags.ts';
-import { parseListen } from '../../src/commands/runCommand.ts';
+import { parseListen } from '../../src/commands/runOptions.ts';
 import { parseDuration } from '../../src/time/parseDuration.ts';
 import { runRefusal } from '../helpers/runOptions.ts';
 
