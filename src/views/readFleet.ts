@@ -19,7 +19,7 @@ import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFil
 import { readTextFiles } from '../commits/readPathOids.ts';
 import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
 import { isConfigFile } from '../documents/selectConfigFiles.ts';
-import type { IndexEntry, OutputIndex, ShardedIndex } from '../branches/rendered/outputIndex.ts';
+import { emptyIndex, type IndexEntry, type OutputIndex, type ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 
 /** One branch head. Listings and contents are read on demand: a rendered branch holds tens of thousands of files. */
@@ -109,7 +109,7 @@ function renderedIndex(repo: GitRepo, tree: string): RenderedIndex {
       return index;
     }));
   return {
-    whole: () => (whole ??= loaded().then((index) => index?.toWhole() ?? { files: {}, templates: {} })),
+    whole: () => (whole ??= loaded().then((index) => index?.toWhole() ?? emptyIndex())),
     templateKeys: async () => (await loaded())?.templateKeys() ?? [],
     entriesOf: async (keys) => {
       const index = await open();
