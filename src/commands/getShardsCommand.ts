@@ -2,9 +2,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { openRepo } from '../commits/openRepo.ts';
 import { UsageError } from '../errors/UsageError.ts';
-import { connectHostCluster, type HostClusterSource } from '../leases/connectHostCluster.ts';
-import { kubeLeaseClient } from '../leases/LeaseClient.ts';
-import { readShardWeights } from '../passes/replicaCoordination.ts';
+import type { HostClusterSource } from '../leases/connectHostCluster.ts';
 import { LEADER_LEASE, REPLICA_SELECTOR } from '../shards/planClaims.ts';
 import { printTable } from '../views/printTable.ts';
 import { readShards, shardTable } from '../views/readShards.ts';
@@ -53,6 +51,12 @@ export async function getShardsCommand(
       `get shards needs the host cluster of the Leases: --leader-elect-kubeconfig FILE\n${GET_SHARDS_USAGE}`,
     );
   const namespace = values['leader-elect-resource-namespace'] ?? 'flotilla-system';
+  // Imported once the flags are read: --help and a usage error answer without the Kubernetes client.
+  const [{ connectHostCluster }, { kubeLeaseClient }, { readShardWeights }] = await Promise.all([
+    import('../leases/connectHostCluster.ts'),
+    import('../leases/LeaseClient.ts'),
+    import('../passes/replicaCoordination.ts'),
+  ]);
   const kube = await connectHostCluster(host);
   try {
     const client = kubeLeaseClient(kube);

@@ -40,6 +40,7 @@ for (const args of [
   ['get', '--help'],
   ['run', '--help'],
   ['ui', '--help'],
+  ['get', 'shards', '--help'],
 ]) {
   test(`flotilla ${args.join(' ')} answers without loading ${HEAVY.join(', ')}`, async () => {
     const loaded = await loadedBy(args);
