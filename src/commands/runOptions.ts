@@ -1,5 +1,6 @@
-// What `flotilla run` takes: its usage, its flags and the fault suite's pause points, apart from the reconciler so
-// that `flotilla run --help`, and a mistyped flag, answer without loading it (the Git transport, the Kubernetes client).
+// What `flotilla run` takes: its usage, its flags (--listen read by parseListen, which flotilla ui shares) and the fault
+// suite's pause points, apart from the reconciler so that `flotilla run --help`, and a mistyped flag, answer without
+// loading it (the Git transport, the Kubernetes client).
 import { AUTOSCALER_FLAG_OPTIONS, AUTOSCALER_FLAGS_USAGE } from './autoscalerFlags.ts';
 import { FORGE_ARG_OPTIONS, FORGE_HELP } from './parseForgeOptions.ts';
 import { RENDER_LIMIT_OPTIONS } from './renderLimitFlags.ts';

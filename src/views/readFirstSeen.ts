@@ -23,7 +23,7 @@ export async function readFirstSeen(
   let commit = await readCommitInfo(repo, head);
   const held = new Folder();
   for (const path of readPathOidsNow(repo, commit.tree, [...new Set(paths)]).keys()) held.add(path);
-  for (let i = 1; i < maxCommits && held.count > 0 && commit.parents[0]; i++) {
+  for (let i = 1; i < maxCommits && !held.empty() && commit.parents[0]; i++) {
     const parent = await readCommitInfo(repo, commit.parents[0]);
     for (const path of goneIn(repo, parent.tree, commit.tree, held)) seen.set(path, commit.committer.timestamp);
     commit = parent;
@@ -36,19 +36,21 @@ export async function readFirstSeen(
 class Folder {
   readonly files = new Map<string, string>();
   readonly folders = new Map<string, Folder>();
-  count = 0;
 
   add(path: string): void {
     const parts = path.split('/');
     let at: Folder = this;
     for (const name of parts.slice(0, -1)) {
-      at.count++;
       let below = at.folders.get(name);
       if (!below) at.folders.set(name, (below = new Folder()));
       at = below;
     }
-    at.count++;
     at.files.set(parts.at(-1)!, path);
+  }
+
+  /** Whether no path is held here: a folder whose paths all went is taken out of its parent (goneIn). */
+  empty(): boolean {
+    return this.files.size === 0 && this.folders.size === 0;
   }
 
   paths(): string[] {
@@ -76,15 +78,15 @@ function goneIn(repo: GitRepo, parentTree: string, tree: string, held: Folder): 
   }
   for (const [name, folder] of held.folders) {
     const entry = before.get(name);
-    const moved =
-      !entry || !isTreeMode(entry.mode)
-        ? folder.paths()
-        : entry.oid === now!.get(name)!.oid
-          ? []
-          : goneIn(repo, entry.oid, now!.get(name)!.oid, folder);
-    gone.push(...moved);
-    if (!entry || !isTreeMode(entry.mode) || folder.count === 0) held.folders.delete(name);
+    if (!entry || !isTreeMode(entry.mode)) {
+      gone.push(...folder.paths());
+      held.folders.delete(name);
+      continue;
+    }
+    const oid = now!.get(name)!.oid;
+    if (entry.oid === oid) continue;
+    gone.push(...goneIn(repo, entry.oid, oid, folder));
+    if (folder.empty()) held.folders.delete(name);
   }
-  held.count -= gone.length;
   return gone;
 }

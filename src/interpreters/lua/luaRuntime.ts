@@ -79,6 +79,8 @@ interface Natives {
 
 let wasm: LuaWasm | undefined;
 let natives: Natives | undefined;
+/** The wasmoon package: imported by loadLuaRuntime, not at the top, so a command that runs no Lua does not load it. */
+let lib: typeof import('wasmoon') | undefined;
 let loading: Promise<void> | undefined;
 let deadline = Number.POSITIVE_INFINITY;
 let timedOut = false;
@@ -91,12 +93,11 @@ export function isLuaRuntimeLoaded(): boolean {
 export function loadLuaRuntime(): Promise<void> {
   if (wasm) return Promise.resolve();
   loading ??= (async () => {
-    // Imported here, not at the top: a command that runs no Lua (most of them) does not load the package.
-    const lib = await import('wasmoon');
-    const module = await withFloatsPrintedAsGoPrintsThem(() => new lib.LuaFactory().getLuaModule());
-    loaded = lib;
+    const imported = await import('wasmoon');
+    const module = await withFloatsPrintedAsGoPrintsThem(() => new imported.LuaFactory().getLuaModule());
     makeIntegralFloatsPrintAsIntegers(module);
     natives = registerNatives(module);
+    lib = imported;
     wasm = module;
   })();
   loading.catch(() => {
@@ -105,16 +106,9 @@ export function loadLuaRuntime(): Promise<void> {
   return loading;
 }
 
-/** The wasmoon package, once loadLuaRuntime has imported it. */
-let loaded: typeof import('wasmoon') | undefined;
-function wasmoon(): typeof import('wasmoon') {
-  if (!loaded) throw new Error('the Lua runtime is not loaded: await loadLuaRuntime() first');
-  return loaded;
-}
-
-function runtime(): { lua: LuaWasm; natives: Natives } {
-  if (!wasm || !natives) throw new Error('the Lua runtime is not loaded: await loadLuaRuntime() first');
-  return { lua: wasm, natives };
+function runtime(): { lua: LuaWasm; natives: Natives; lib: typeof import('wasmoon') } {
+  if (!wasm || !natives || !lib) throw new Error('the Lua runtime is not loaded: await loadLuaRuntime() first');
+  return { lua: wasm, natives, lib };
 }
 
 type Instantiate = (
@@ -1105,24 +1099,19 @@ function atFixedClock<T>(make: () => T): T {
 }
 
 function newEngine(
-  lua: LuaWasm,
+  { lua, lib }: { lua: LuaWasm; lib: typeof import('wasmoon') },
   functions: Record<string, number>,
 ): { engine: LuaEngine; L: LuaState; collect: number; globals: number; release: number } {
   const engine = atFixedClock(
     () =>
-      new (wasmoon().LuaEngine)(lua, {
+      new lib.LuaEngine(lua, {
         openStandardLibs: false,
         injectObjects: false,
         enableProxy: false,
         traceAllocations: true,
       }),
   );
-  for (const library of [
-    wasmoon().LuaLibraries.Base,
-    wasmoon().LuaLibraries.Table,
-    wasmoon().LuaLibraries.String,
-    wasmoon().LuaLibraries.Math,
-  ])
+  for (const library of [lib.LuaLibraries.Base, lib.LuaLibraries.Table, lib.LuaLibraries.String, lib.LuaLibraries.Math])
     engine.global.loadLibrary(library);
   engine.global.setMemoryMax(MEMORY_MAX);
   const L = engine.global.address;
@@ -1136,9 +1125,9 @@ function newEngine(
   }
   if (lua.lua_pcallk(L, 1, 3, 0, 0, null) !== STATUS_OK)
     throw new Error(`Lua sandbox prelude: ${lua.lua_tolstring(L, -1, null)}`);
-  const release = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
-  const globals = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
-  const collect = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
+  const release = lua.luaL_ref(L, lib.LUA_REGISTRYINDEX);
+  const globals = lua.luaL_ref(L, lib.LUA_REGISTRYINDEX);
+  const collect = lua.luaL_ref(L, lib.LUA_REGISTRYINDEX);
   lua.lua_settop(L, 0);
   return { engine, L, collect, globals, release };
 }
@@ -1151,14 +1140,14 @@ function engineFor(script: string): ScriptEngine {
     engines.set(script, cached);
     return cached;
   }
-  const { lua, natives: n } = runtime();
-  const { engine, L, collect, globals, release } = newEngine(lua, n.functions);
+  const { lua, natives: n, lib } = runtime();
+  const { engine, L, collect, globals, release } = newEngine({ lua, lib }, n.functions);
   let chunk: ScriptEngine['chunk'];
   const source = withFiveOneEscapes(script);
   const status = lua.luaL_loadbufferx(L, source, lua.module.lengthBytesUTF8(source), CHUNK_NAME, 't');
   const refused = status === STATUS_OK ? fiveFourOnlySyntax(script) : undefined;
   if (refused) chunk = { error: `${CHUNK_NAME.slice(1)}:${refused.line}: ${refused.message}` };
-  else if (status === STATUS_OK) chunk = lua.luaL_ref(L, wasmoon().LUA_REGISTRYINDEX);
+  else if (status === STATUS_OK) chunk = lua.luaL_ref(L, lib.LUA_REGISTRYINDEX);
   else chunk = { error: lua.lua_tolstring(L, -1, null) };
   lua.lua_settop(L, 0);
   const entry: ScriptEngine = { engine, L, chunk, collect, globals, release };
@@ -1175,9 +1164,9 @@ let checker: { engine: LuaEngine; L: LuaState } | undefined;
 
 /** Compiles the script without running it: undefined when it is valid Lua, else the error and its line. */
 export function checkLuaScript(script: string): { line: number; message: string } | undefined {
-  const { lua } = runtime();
+  const { lua, lib } = runtime();
   if (!checker) {
-    const engine = new (wasmoon().LuaEngine)(lua, {
+    const engine = new lib.LuaEngine(lua, {
       openStandardLibs: false,
       injectObjects: false,
       enableProxy: false,
@@ -1243,7 +1232,7 @@ export function callLuaFunction(script: string, fn: string, args: readonly unkno
 }
 
 function callOnce(script: string, fn: string, args: readonly unknown[], nResults: number): LuaValue[] {
-  const { lua, natives: n } = runtime();
+  const { lua, natives: n, lib } = runtime();
   const entry = engineFor(script);
   const { L, chunk } = entry;
   if (typeof chunk !== 'number') throw new LuaHookError(chunk.error, fn);
@@ -1254,10 +1243,10 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
   try {
     // Each call gets globals of its own, a copy of the sandbox's: what one call leaves in a global is gone by the
     // next, so a result never depends on the calls before it (a replay makes other calls than a sync).
-    lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(entry.globals)); // [globals]
+    lua.lua_rawgeti(L, lib.LUA_REGISTRYINDEX, BigInt(entry.globals)); // [globals]
     let status = lua.lua_pcallk(L, 0, 1, 0, 0, null); // [env]
     if (status !== STATUS_OK) throw new LuaHookError(errorText(lua, L, status), fn);
-    lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(chunk)); // [env, chunk]
+    lua.lua_rawgeti(L, lib.LUA_REGISTRYINDEX, BigInt(chunk)); // [env, chunk]
     lua.lua_pushvalue(L, 1); // [env, chunk, env]
     lua.lua_setupvalue(L, -2, 1); // the chunk's _ENV: [env, chunk]
     status = lua.lua_pcallk(L, 0, 0, 0, 0, null); // [env]
@@ -1284,11 +1273,11 @@ function callOnce(script: string, fn: string, args: readonly unknown[], nResults
     lua.lua_sethook(L, null, 0, 0);
     deadline = Number.POSITIVE_INFINITY;
     lua.lua_settop(L, 0);
-    lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(entry.release));
+    lua.lua_rawgeti(L, lib.LUA_REGISTRYINDEX, BigInt(entry.release));
     lua.lua_pcallk(L, 0, 0, 0, 0, null);
     lua.lua_settop(L, 0);
     if (entry.engine.global.getMemoryUsed() > COLLECT_ABOVE) {
-      lua.lua_rawgeti(L, wasmoon().LUA_REGISTRYINDEX, BigInt(entry.collect));
+      lua.lua_rawgeti(L, lib.LUA_REGISTRYINDEX, BigInt(entry.collect));
       lua.lua_pcallk(L, 0, 0, 0, 0, null);
       lua.lua_settop(L, 0);
     }
