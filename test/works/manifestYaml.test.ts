@@ -219,6 +219,76 @@ test('identifier-like strings (names, images, labels) are plain exactly when the
     same({ [s]: s });
 });
 
+test('quantities, commit shas, sentences, label lists and paths are written as the library writes them', () => {
+  let seed = 17;
+  const rand = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+  const text = (alphabet: string, max: number) =>
+    Array.from({ length: 1 + rand(max) }, () => alphabet[rand(alphabet.length)]).join('');
+  const suffixes = [
+    'm',
+    'k',
+    'M',
+    'G',
+    'T',
+    'P',
+    'E',
+    'Ki',
+    'Mi',
+    'Gi',
+    'Ti',
+    'Pi',
+    'Ei',
+    'e',
+    'e3',
+    'E+3',
+    'n',
+    'u',
+    'Z',
+  ];
+  const strings: string[] = [
+    'Binding has been scheduled successfully.',
+    'app.kubernetes.io/component,app.kubernetes.io/name,karmada.io/managed',
+    '/healthz',
+    '/',
+    '//',
+    '/a:b',
+    '0b10101010101010101010101010101010101010',
+    `${'1'.repeat(20)}e${'2'.repeat(19)}`,
+    `${'0'.repeat(39)}a`,
+    'a ,b',
+    'a b,',
+    'yes no',
+    'e1 e2',
+  ];
+  for (let i = 0; i < 3000; i++) {
+    strings.push(
+      `${text('0123456789', 6)}${rand(3) === 0 ? `.${text('0123456789', 3)}` : ''}${suffixes[rand(suffixes.length)]}`,
+    );
+    strings.push(text('0123456789abcdef', 1) + text(rand(2) ? '0123456789abcdef' : '0123456789be', 39).padEnd(39, 'e'));
+    strings.push(`${text('aZ/,', 1)}${text('aZ09_./@,-: #', 12)}`);
+    strings.push(`${text('aZ/', 1)}${text('aZ09_./@,- ', 12)}`);
+  }
+  for (const s of strings) same({ [s]: s, list: [s], nested: { [s]: [s] } });
+  for (const word of [
+    'null',
+    'Null',
+    'NULL',
+    'true',
+    'True',
+    'TRUE',
+    'false',
+    'False',
+    'FALSE',
+    'y',
+    'Y',
+    'yes',
+    'Yes',
+  ])
+    same({ [word]: word, list: [word] });
+  for (const word of ['YES', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'])
+    same({ [word]: word, list: [word] });
+});
+
 test('UUIDs (permanent ids, uids) are written as the library writes them, digits-only and exponent-like ones too', () => {
   const hex = '0123456789abcdef';
   let seed = 7;
