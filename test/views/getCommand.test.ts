@@ -287,4 +287,36 @@ test('get of a policy kind warns, as kubectl prints a server warning, when files
   }
 });
 
+test('get clusters finds a Cluster however its YAML spells the kind: flow style, JSON, a tag, an escape', async () => {
+  const repos: ConfigRepo[] = [];
+  try {
+    const r = makeConfigRepoWith(
+      repos,
+      {
+        ...MEMBERS,
+        'clusters/flow.yaml': '{apiVersion: cluster.karmada.io/v1alpha1, kind: Cluster, metadata: {name: flow1}}\n',
+        'clusters/json.yaml':
+          '{"apiVersion":"cluster.karmada.io/v1alpha1","kind":"Cluster","metadata":{"name":"json1"}}\n',
+        'clusters/tagged.yaml':
+          'apiVersion: cluster.karmada.io/v1alpha1\nkind: !!str Cluster\nmetadata:\n  name: tagged1\n',
+        'clusters/escaped.yaml':
+          'apiVersion: cluster.karmada.io/v1alpha1\nkind: "Clu\\x73ter"\nmetadata:\n  name: escaped1\n',
+        'policies/everywhere.yaml':
+          'apiVersion: policy.karmada.io/v1alpha1\nkind: ClusterPropagationPolicy\nmetadata: {name: everywhere}\nspec:\n  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]\n  placement: {clusterAffinity: {clusterNames: [member1]}}\n',
+      },
+      'Clusters in four spellings',
+    );
+    const got = await runReadCommand(getCommand, r.dir, NOW, ['clusters', '-o', 'name']);
+    assert.is(got.err, '');
+    assert.is(
+      got.out,
+      ['escaped1', 'flow1', 'json1', 'member1', 'member2', 'member3', 'tagged1']
+        .map((name) => `cluster.cluster.karmada.io/${name}\n`)
+        .join(''),
+    );
+  } finally {
+    for (const r of repos) r.cleanup();
+  }
+});
+
 test.run();
