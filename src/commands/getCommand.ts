@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { parseRefKey } from '../api/kinds.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { repoAround } from '../commits/repoAround.ts';
 import { printGetTable } from '../views/printTable.ts';
@@ -91,7 +90,7 @@ export async function resolveTarget(
   words: readonly string[],
   usage: string,
 ): Promise<{ type: ResourceType; word: string; name: string | undefined }> {
-  return parseResourceWords(words, usage, ((await fleet.rendered?.index.templateKeys()) ?? []).map(parseRefKey));
+  return parseResourceWords(words, usage, (await fleet.rendered?.index.kinds()) ?? []);
 }
 
 /**
@@ -433,9 +432,7 @@ export async function openRequests(
       args,
       fleet,
       crds,
-      requests: getRequests(args, ((await fleet.rendered?.index.templateKeys()) ?? []).map(parseRefKey), (word) =>
-        expandCategory(word, crds),
-      ),
+      requests: getRequests(args, (await fleet.rendered?.index.kinds()) ?? [], (word) => expandCategory(word, crds)),
     };
   } catch (err) {
     if (err instanceof ResourceArgumentsError) {

@@ -38,6 +38,8 @@ export interface RenderedIndex {
   whole(): Promise<OutputIndex>;
   /** The key of every template, each shard read but no entry parsed: the kinds a type word may name, one kind's objects. */
   templateKeys(): Promise<readonly string[]>;
+  /** Each kind the templates have, once, in the order of their keys: what a type word may name beside the built-in ones. */
+  kinds(): Promise<readonly { apiVersion: string; kind: string }[]>;
   /** The entries of these templates (those present), reading only the shards that hold them. */
   entriesOf(keys: Iterable<string>): Promise<Map<string, IndexEntry>>;
   /** The source files holding Karmada objects (policies, clusters), from the index's root alone. */
@@ -102,6 +104,7 @@ function renderedIndex(repo: GitRepo, tree: string): RenderedIndex {
   let opened: Promise<ShardedIndex | null> | undefined;
   let all: Promise<ShardedIndex | null> | undefined;
   let whole: Promise<OutputIndex> | undefined;
+  let kinds: Promise<{ apiVersion: string; kind: string }[]> | undefined;
   const open = () => (opened ??= openOutputIndex(repo, tree));
   const loaded = () =>
     (all ??= open().then(async (index) => {
@@ -111,6 +114,7 @@ function renderedIndex(repo: GitRepo, tree: string): RenderedIndex {
   return {
     whole: () => (whole ??= loaded().then((index) => index?.toWhole() ?? emptyIndex())),
     templateKeys: async () => (await loaded())?.templateKeys() ?? [],
+    kinds: () => (kinds ??= loaded().then((index) => kindsOfKeys(index?.templateKeys() ?? []))),
     entriesOf: async (keys) => {
       const index = await open();
       const out = new Map<string, IndexEntry>();
@@ -212,11 +216,30 @@ function mayHoldCluster(text: string): boolean {
 }
 const CLUSTER_WORD = /(?<![A-Za-z0-9_])Cluster(?![A-Za-z0-9_])/;
 
+/**
+ * The distinct `<apiVersion>/<kind>` of template keys, in order: a key's last two parts (namespace, name) hold no '/',
+ * so the kind is told without parsing each of a fleet's 50,000 keys.
+ */
+function kindsOfKeys(keys: readonly string[]): { apiVersion: string; kind: string }[] {
+  const seen = new Set<string>();
+  const out: { apiVersion: string; kind: string }[] = [];
+  for (const key of keys) {
+    const prefix = key.slice(0, key.lastIndexOf('/', key.lastIndexOf('/') - 1));
+    if (seen.has(prefix)) continue;
+    seen.add(prefix);
+    const slash = prefix.lastIndexOf('/');
+    out.push({ apiVersion: prefix.slice(0, slash), kind: prefix.slice(slash + 1) });
+  }
+  return out;
+}
+
 /** The templates that are CustomResourceDefinitions, with their index entries: only theirs are parsed. */
 export async function customResourceDefinitions(
   index: RenderedIndex,
 ): Promise<{ ref: ObjectRef; entry: IndexEntry }[]> {
   const keys = (await index.templateKeys()).filter((key) => {
+    // Most keys are told apart by their text; the others are parsed.
+    if (!key.includes('/CustomResourceDefinition/')) return false;
     const ref = parseRefKey(key);
     return ref.kind === 'CustomResourceDefinition' && groupOf(ref.apiVersion) === 'apiextensions.k8s.io';
   });

@@ -471,7 +471,11 @@ async function listTemplates(
   const rendered = requireRendered(fleet);
   const wantNs = q.allNamespaces ? undefined : (q.namespace ?? 'default');
   // What the keys tell (kind, namespace, name) first: only the entries of those are parsed.
+  const kindPart = `/${type.kind}/`;
+  const namePart = q.name === undefined ? undefined : `/${q.name}`;
   const keys = (await rendered.index.templateKeys()).filter((key) => {
+    // Told by their text first: one kind's objects, one name's, of a fleet's tens of thousands of keys.
+    if (!key.includes(kindPart) || (namePart !== undefined && !key.endsWith(namePart))) return false;
     const ref = parseRefKey(key);
     return (
       ref.kind === type.kind &&
