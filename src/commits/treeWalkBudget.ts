@@ -78,6 +78,9 @@ export async function refuseLargeWalk<K>(
   }
   // Depth first from a list: a folder is summed once every folder below it is.
   const stack: Pending[] = [{ node: root, key: keyOf(root), path: '', pathBytes: 0 }];
+  // The entries of the distinct folders read so far: the walk counts each of them at least once, so past the bound
+  // the walk is too, whatever is left to read. Without it, a tree too large was read whole before its root's total said so.
+  let distinct = 0;
   while (stack.length > 0) {
     if (turns.due()) await turns.give();
     const top = stack[stack.length - 1]!;
@@ -87,6 +90,8 @@ export async function refuseLargeWalk<K>(
     }
     if (!top.step) {
       const step = (top.step = read(top.node));
+      distinct += step.spent;
+      if (distinct > maxEntries) throw new TreeTooLargeError(tree, distinct, maxEntries, top.path);
       const longest = prefixBytes(top) + step.longestName;
       if (longest > MAX_PATH_BYTES) throw new TreeTooLargeError(tree, longest, MAX_PATH_BYTES, top.path, 'path');
       for (const { name, node } of step.below) {

@@ -97,14 +97,14 @@ test('validate and render --out-dir say they cannot read a source commit too lar
     assert.is(validate.status, 1);
     assert.match(
       validate.stdout,
-      `.:1:1  error  COMMIT_TOO_LARGE  source commit ${bomb.slice(0, 12)} names over 2000 files and folders, each folder counted as often as a tree names it (1001000 at 'bomb/n999'): flotilla validate cannot read it\n  fix: remove the folders named many times over (git revert the commit that added them); if the repository is this large, raise --max-source-files (now 100, 20 files and folders each)`,
+      `.:1:1  error  COMMIT_TOO_LARGE  source commit ${bomb.slice(0, 12)} names over 2000 files and folders, each folder counted as often as a tree names it (2007 at 'bomb/n999'): flotilla validate cannot read it\n  fix: remove the folders named many times over (git revert the commit that added them); if the repository is this large, raise --max-source-files (now 100, 20 files and folders each)`,
     );
     assert.not.match(validate.stdout, 'keeps');
     const render = flotilla('render', '--repo', r.dir, '--out-dir', outDir, '--max-source-files', '100');
     assert.is(render.status, 3);
     assert.match(
       render.stderr,
-      `flotilla: source commit ${bomb.slice(0, 12)} names over 2000 files and folders, each folder counted as often as a tree names it (1001000 at 'bomb/n999'): flotilla render cannot read it, and wrote nothing to ${outDir}; fix: remove the folders named many times over (git revert`,
+      `flotilla: source commit ${bomb.slice(0, 12)} names over 2000 files and folders, each folder counted as often as a tree names it (2007 at 'bomb/n999'): flotilla render cannot read it, and wrote nothing to ${outDir}; fix: remove the folders named many times over (git revert`,
     );
     assert.not.match(render.stderr, 'keeps');
     assert.not.ok(existsSync(outDir), 'nothing written');
