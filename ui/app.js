@@ -526,7 +526,11 @@ function CommitEntry({ c, heads }) {
       ? html`<ul class="per-cluster">${clusters.map((name) => {
           const ch = c.clusters[name];
           const n = ch.counts;
-          const summary = [n.added && `${n.added} added`, n.changed && `${n.changed} changed`, n.removed && `${n.removed} removed`].filter(Boolean).join(', ');
+          const summary = ch.notCounted === 'first-render'
+            ? 'first render, every file added (not counted here)'
+            : ch.notCounted === 'too-many'
+              ? 'too many files changed to count here'
+              : [n.added && `${n.added} added`, n.changed && `${n.changed} changed`, n.removed && `${n.removed} removed`].filter(Boolean).join(', ');
           return html`<li key=${name}>
             <button type="button" aria-expanded=${open === name} onClick=${() => setOpen(open === name ? null : name)}>${name}: ${summary}</button>
             ${open === name ? html`<${CommitDiff} commit=${c.renderedCommit} cluster=${name} heads=${heads} />` : null}

@@ -320,6 +320,7 @@ export async function createDashboard(opts: DashboardOptions): Promise<Dashboard
         await (await current()).fleet,
         Math.min(Math.max(1, Number(url.searchParams.get('limit') ?? 30) || 30), 200),
         commitChanges,
+        sourceLimits,
       ),
     '/ui/api/diff': async (url) => {
       const commit = url.searchParams.get('commit') ?? '';

@@ -7,7 +7,7 @@ import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeChange } from '../commits/types.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { readTree } from '../commits/readTree.ts';
-import type { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
+import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { DEFAULT_SOURCE_LIMITS, sourceTreeEntries, type SourceLimits } from '../outputs/sourceLimits.ts';
 import { renderUnifiedDiff } from '../plans/renderUnifiedDiff.ts';
 import type { Fleet } from '../views/readFleet.ts';
@@ -54,10 +54,23 @@ export interface ClusterChange {
   changed: string[];
   removed: string[];
   counts: { added: number; changed: number; removed: number };
+  /**
+   * Set when the folder's files were not walked (lists empty, counts 0): a first render past FIRST_RENDER_WALK (it adds
+   * every file of every cluster, millions at 50,000 templates), or a commit changing more than the render's bound on a
+   * source tree. /ui/api/diff, or `git show --stat`, has them.
+   */
+  notCounted?: 'first-render' | 'too-many';
 }
 
 /** File names listed per cluster and kind of change in a timeline entry. */
 export const MAX_LISTED = 20;
+
+/**
+ * The entries a first render's timeline entry walks to count its files: past it, each cluster is named without its
+ * counts. A fleet's first render is most of the rendered branch, and walking it was nearly all of the Changes view's
+ * first answer (1.6 s at 10,000 templates, and growing with the fleet).
+ */
+export const FIRST_RENDER_WALK = 20_000;
 
 /** What one rendered commit says, whoever has applied it: the same for as long as the commit exists. */
 export interface CommitChanges {
@@ -86,6 +99,7 @@ export async function readChanges(
   fleet: Fleet,
   limit: number,
   cache: CommitChangesCache = new CommitChangesCache(),
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<ChangesView> {
   const heads = headsOf(fleet);
   if (!fleet.rendered) return { heads, commits: [], notUpToDate: [], more: false };
@@ -101,7 +115,7 @@ export async function readChanges(
     const oid: string = cursor;
     let read = cache.get(oid);
     if (!read) {
-      read = await readCommitChanges(fleet.repo, await readCommitInfo(fleet.repo, oid));
+      read = await readCommitChanges(fleet.repo, await readCommitInfo(fleet.repo, oid), limits);
       cache.set(oid, read);
     }
     for (const [name, at] of appliedAt) if (at === oid) reached.add(name);
@@ -117,10 +131,25 @@ export async function readChanges(
   return { heads, commits, notUpToDate, more: cursor !== undefined };
 }
 
-async function readCommitChanges(repo: GitRepo, c: CommitInfo): Promise<CommitChanges> {
+async function readCommitChanges(repo: GitRepo, c: CommitInfo, limits: SourceLimits): Promise<CommitChanges> {
   const parent = c.parents[0] ? await readCommitInfo(repo, c.parents[0]) : undefined;
+  const before = parent ? await folderTree(repo, parent.tree, ['clusters']) : null;
+  const firstRender = before === null;
+  const entry = async (clusters: ChangeEntry['clusters']) => ({
+    entry: { renderedCommit: c.oid, ...(await describeSource(repo, c)), clusters },
+    ...(c.parents[0] ? { parent: c.parents[0] } : {}),
+  });
+  let changes: TreeChange[];
+  try {
+    changes = await diffTrees(repo, parent?.tree ?? null, c.tree, {
+      maxEntries: firstRender ? FIRST_RENDER_WALK : sourceTreeEntries(limits),
+    });
+  } catch (err) {
+    if (!(err instanceof TreeTooLargeError)) throw err;
+    return entry(await changedClusterFolders(repo, before, c.tree, firstRender ? 'first-render' : 'too-many'));
+  }
   const clusters: ChangeEntry['clusters'] = {};
-  for (const ch of await diffTrees(repo, parent?.tree ?? null, c.tree)) {
+  for (const ch of changes) {
     const m = /^clusters\/([^/]+)\/(.+)$/.exec(ch.path);
     if (!m) continue;
     const per = (clusters[m[1]!] ??= {
@@ -132,10 +161,31 @@ async function readCommitChanges(repo: GitRepo, c: CommitInfo): Promise<CommitCh
     const kind = ch.oldOid === undefined ? 'added' : ch.newOid === undefined ? 'removed' : 'changed';
     if (per.counts[kind]++ < MAX_LISTED) per[kind].push(m[2]!);
   }
-  return {
-    entry: { renderedCommit: c.oid, ...(await describeSource(repo, c)), clusters },
-    ...(c.parents[0] ? { parent: c.parents[0] } : {}),
-  };
+  return entry(clusters);
+}
+
+/** The clusters whose folder differs between two `clusters/` trees, each without its files (told by the folders' ids). */
+async function changedClusterFolders(
+  repo: GitRepo,
+  before: string | null,
+  tree: string,
+  why: NonNullable<ClusterChange['notCounted']>,
+): Promise<ChangeEntry['clusters']> {
+  const after = await folderTree(repo, tree, ['clusters']);
+  const folders = async (oid: string | null) =>
+    new Map(oid ? (await readTree(repo, oid)).filter((e) => isTreeMode(e.mode)).map((e) => [e.name, e.oid]) : []);
+  const [old, now] = [await folders(before), await folders(after)];
+  const out: ChangeEntry['clusters'] = {};
+  for (const name of [...new Set([...old.keys(), ...now.keys()])].sort())
+    if (old.get(name) !== now.get(name))
+      out[name] = {
+        added: [],
+        changed: [],
+        removed: [],
+        counts: { added: 0, changed: 0, removed: 0 },
+        notCounted: why,
+      };
+  return out;
 }
 
 /** Author, date, subject and pull request of the source commit behind a rendered one (its own when foreign or gone). */
