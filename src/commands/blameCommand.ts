@@ -25,12 +25,13 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
   const fleet = await openFleet('blame', values);
   const { type, name } = await resolveTarget(fleet, positionals, USAGE);
   if (type.type !== 'templates' || !name) throw new UsageError(`blame names one object by <kind>/<name>: ${USAGE}`);
-  const known = ((await fleet.rendered?.index.templateKeys()) ?? [])
+  const known = (
+    (await fleet.rendered?.index.templateKeysOfKinds(
+      (k) => k.kind === type.kind && (type.group === undefined || groupOf(k.apiVersion) === type.group),
+    )) ?? []
+  )
     .map(parseRefKey)
-    .filter(
-      (r) =>
-        r.kind === type.kind && (type.group === undefined || groupOf(r.apiVersion) === type.group) && r.name === name,
-    );
+    .filter((r) => r.name === name);
   const ref: ObjectRef = known.find((r) => r.namespace === (values.namespace ?? 'default')) ??
     known.find((r) => r.namespace === '' && values.namespace === undefined) ?? {
       apiVersion: type.group ? `${type.group}/v1` : 'v1',

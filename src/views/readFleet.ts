@@ -20,7 +20,8 @@ import { readTextFiles } from '../commits/readPathOids.ts';
 import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
 import { isConfigFile } from '../documents/selectConfigFiles.ts';
 import { emptyIndex, type IndexEntry, type OutputIndex, type ShardedIndex } from '../branches/rendered/outputIndex.ts';
-import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import { openOutputIndex, readIndexOids } from '../branches/rendered/readOutputIndex.ts';
+import { IndexKindList, kindPrefixOf, kindsOfKeys } from '../branches/rendered/indexKindList.ts';
 
 /** One branch head. Listings and contents are read on demand: a rendered branch holds tens of thousands of files. */
 export interface BranchState {
@@ -38,8 +39,13 @@ export interface RenderedIndex {
   whole(): Promise<OutputIndex>;
   /** The key of every template, each shard read but no entry parsed: the kinds a type word may name, one kind's objects. */
   templateKeys(): Promise<readonly string[]>;
-  /** Each kind the templates have, once, in the order of their keys: what a type word may name beside the built-in ones. */
-  kinds(): Promise<readonly { apiVersion: string; kind: string }[]>;
+  /**
+   * Each kind the templates have, once, in the order of their keys: what a type word may name beside the built-in
+   * ones. Read from the shards the list kept beside the object store does not know (indexKindList.ts), learned there.
+   */
+  kinds(): Promise<readonly TemplateKind[]>;
+  /** The keys of the templates of the kinds `match` takes, reading only the shards that hold such kinds. */
+  templateKeysOfKinds(match: (kind: TemplateKind) => boolean): Promise<string[]>;
   /** The entries of these templates (those present), reading only the shards that hold them. */
   entriesOf(keys: Iterable<string>): Promise<Map<string, IndexEntry>>;
   /** The source files holding Karmada objects (policies, clusters), from the index's root alone. */
@@ -99,13 +105,34 @@ export async function readFleet(repo: GitRepo, refs: FleetRefs): Promise<Fleet> 
   };
 }
 
+/** A kind of the fleet's templates. */
+export interface TemplateKind {
+  apiVersion: string;
+  kind: string;
+}
+
 /** The index of an output tree, opened at the first question; a tree without one answers as an empty index. */
 function renderedIndex(repo: GitRepo, tree: string): RenderedIndex {
   let opened: Promise<ShardedIndex | null> | undefined;
   let all: Promise<ShardedIndex | null> | undefined;
   let whole: Promise<OutputIndex> | undefined;
-  let kinds: Promise<{ apiVersion: string; kind: string }[]> | undefined;
+  let byShard: Promise<[id: string, kinds: readonly string[]][]> | undefined;
   const open = () => (opened ??= openOutputIndex(repo, tree));
+  // Each present shard's kinds, in shard order: from the list kept beside the object store, the shards it does not know
+  // read (and kept in the index) and learned.
+  const shardKinds = () =>
+    (byShard ??= open().then(async (index) => {
+      const found = index ? await readIndexOids(repo, tree) : null;
+      if (!index || !found) return [];
+      const list = IndexKindList.read(repo);
+      const unknown = [...found.shardOids].filter(([, oid]) => list.kindsOf(oid) === undefined).map(([id]) => id);
+      if (unknown.length > 0) {
+        for (const [id, keys] of await index.templateKeysOf(unknown))
+          list.set(found.shardOids.get(id)!, kindsOfKeys(keys));
+        await list.save(repo, found.shardOids.values());
+      }
+      return [...found.shardOids.keys()].sort().map((id) => [id, list.kindsOf(found.shardOids.get(id)!)!] as const);
+    }));
   const loaded = () =>
     (all ??= open().then(async (index) => {
       await index?.loadAll();
@@ -114,7 +141,24 @@ function renderedIndex(repo: GitRepo, tree: string): RenderedIndex {
   return {
     whole: () => (whole ??= loaded().then((index) => index?.toWhole() ?? emptyIndex())),
     templateKeys: async () => (await loaded())?.templateKeys() ?? [],
-    kinds: () => (kinds ??= loaded().then((index) => kindsOfKeys(index?.templateKeys() ?? []))),
+    kinds: async () => {
+      const seen = new Set<string>();
+      for (const [, kinds] of await shardKinds()) for (const prefix of kinds) seen.add(prefix);
+      return [...seen].map(templateKind);
+    },
+    templateKeysOfKinds: async (match) => {
+      const index = await open();
+      const taken = new Map<string, boolean>();
+      const takes = (prefix: string) => {
+        let yes = taken.get(prefix);
+        if (yes === undefined) taken.set(prefix, (yes = match(templateKind(prefix))));
+        return yes;
+      };
+      const ids = (await shardKinds()).filter(([, kinds]) => kinds.some(takes)).map(([id]) => id);
+      if (!index || ids.length === 0) return [];
+      const keys = await index.templateKeysOf(ids);
+      return ids.flatMap((id) => keys.get(id)!.filter((key) => takes(kindPrefixOf(key))));
+    },
     entriesOf: async (keys) => {
       const index = await open();
       const out = new Map<string, IndexEntry>();
@@ -216,33 +260,22 @@ function mayHoldCluster(text: string): boolean {
 }
 const CLUSTER_WORD = /(?<![A-Za-z0-9_])Cluster(?![A-Za-z0-9_])/;
 
-/**
- * The distinct `<apiVersion>/<kind>` of template keys, in order: a key's last two parts (namespace, name) hold no '/',
- * so the kind is told without parsing each of a fleet's 50,000 keys.
- */
-function kindsOfKeys(keys: readonly string[]): { apiVersion: string; kind: string }[] {
-  const seen = new Set<string>();
-  const out: { apiVersion: string; kind: string }[] = [];
-  for (const key of keys) {
-    const prefix = key.slice(0, key.lastIndexOf('/', key.lastIndexOf('/') - 1));
-    if (seen.has(prefix)) continue;
-    seen.add(prefix);
-    const slash = prefix.lastIndexOf('/');
-    out.push({ apiVersion: prefix.slice(0, slash), kind: prefix.slice(slash + 1) });
-  }
-  return out;
+/** `<apiVersion>/<kind>` as a kind. */
+function templateKind(prefix: string): TemplateKind {
+  const slash = prefix.lastIndexOf('/');
+  return { apiVersion: prefix.slice(0, slash), kind: prefix.slice(slash + 1) };
+}
+
+/** Whether a kind is CustomResourceDefinition, of any version of apiextensions.k8s.io. */
+export function isCrdKind(k: TemplateKind): boolean {
+  return k.kind === 'CustomResourceDefinition' && groupOf(k.apiVersion) === 'apiextensions.k8s.io';
 }
 
 /** The templates that are CustomResourceDefinitions, with their index entries: only theirs are parsed. */
 export async function customResourceDefinitions(
   index: RenderedIndex,
 ): Promise<{ ref: ObjectRef; entry: IndexEntry }[]> {
-  const keys = (await index.templateKeys()).filter((key) => {
-    // Most keys are told apart by their text; the others are parsed.
-    if (!key.includes('/CustomResourceDefinition/')) return false;
-    const ref = parseRefKey(key);
-    return ref.kind === 'CustomResourceDefinition' && groupOf(ref.apiVersion) === 'apiextensions.k8s.io';
-  });
+  const keys = await index.templateKeysOfKinds(isCrdKind);
   if (keys.length === 0) return [];
   return [...(await index.entriesOf(keys))].map(([key, entry]) => ({ ref: parseRefKey(key), entry }));
 }

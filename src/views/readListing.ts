@@ -36,6 +36,7 @@ import {
   tooLargeToRead,
   type BranchState,
   type Fleet,
+  type TemplateKind,
 } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import type { ResourceType } from './resolveResourceType.ts';
@@ -471,19 +472,29 @@ async function listTemplates(
   const rendered = requireRendered(fleet);
   const wantNs = q.allNamespaces ? undefined : (q.namespace ?? 'default');
   // What the keys tell (kind, namespace, name) first: only the entries of those are parsed.
-  const kindPart = `/${type.kind}/`;
-  const namePart = q.name === undefined ? undefined : `/${q.name}`;
-  const keys = (await rendered.index.templateKeys()).filter((key) => {
-    // Told by their text first: one kind's objects, one name's, of a fleet's tens of thousands of keys.
-    if (!key.includes(kindPart) || (namePart !== undefined && !key.endsWith(namePart))) return false;
-    const ref = parseRefKey(key);
-    return (
-      ref.kind === type.kind &&
-      (type.group === undefined || groupOf(ref.apiVersion) === type.group) &&
-      (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs) &&
-      (q.name === undefined || ref.name === q.name)
-    );
-  });
+  const ofType = (k: TemplateKind) =>
+    k.kind === type.kind && (type.group === undefined || groupOf(k.apiVersion) === type.group);
+  const keys =
+    q.name !== undefined && wantNs !== undefined
+      ? // One name in one namespace (or cluster-scoped): its key for each version of the kind, looked up by key.
+        [
+          ...(
+            await rendered.index.entriesOf(
+              (
+                await rendered.index.kinds()
+              )
+                .filter(ofType)
+                .flatMap((k) => [wantNs, ''].map((ns) => refKey({ ...k, namespace: ns, name: q.name! }))),
+            )
+          ).keys(),
+        ]
+      : (await rendered.index.templateKeysOfKinds(ofType)).filter((key) => {
+          const ref = parseRefKey(key);
+          return (
+            (wantNs === undefined || ref.namespace === '' || ref.namespace === wantNs) &&
+            (q.name === undefined || ref.name === q.name)
+          );
+        });
   const entries = [...(await rendered.index.entriesOf(keys))]
     .map(([key, entry]) => ({ ref: parseRefKey(key), entry }))
     .filter(

@@ -644,6 +644,13 @@ export class ShardedIndex implements IndexView {
     return out;
   }
 
+  /** The template keys of each of these shards (ids), each shard read and kept unless loaded already. */
+  async templateKeysOf(ids: Iterable<string>): Promise<Map<string, string[]>> {
+    const wanted = [...ids];
+    await this.loadShards(wanted);
+    return new Map(wanted.map((id) => [id, [...this.shard(id).templates.keys()]]));
+  }
+
   private async loadShards(ids: Iterable<string>): Promise<void> {
     const missing = [...ids].filter((id) => !this.shards.has(id));
     if (missing.length === 0) return;
