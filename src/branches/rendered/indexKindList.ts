@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type { GitRepo } from '../../commits/types.ts';
+import { readShardList, saveShardList } from './shardListFile.ts';
 
 /**
  * Which kinds (`<apiVersion>/<kind>`) each output index shard's templates have, kept beside the object store
@@ -28,13 +28,8 @@ export class IndexKindList {
 
   /** The list on disk; an empty one when there is none, or it is not whole or not of this format. */
   static read(repo: GitRepo): IndexKindList {
-    let text: string;
-    try {
-      text = repo.fs.readFileSync(path.join(repo.gitdir, LIST_FILE), 'utf8');
-    } catch {
-      return new IndexKindList(new Map(), undefined);
-    }
-    return IndexKindList.parse(text) ?? new IndexKindList(new Map(), undefined);
+    const text = readShardList(repo, LIST_FILE);
+    return (text !== undefined ? IndexKindList.parse(text) : undefined) ?? new IndexKindList(new Map(), undefined);
   }
 
   /** The list a file's text holds; undefined when the text is not a whole list of this format. */
@@ -75,26 +70,12 @@ export class IndexKindList {
     return `${JSON.stringify({ format: FORMAT, shards })}\n`;
   }
 
-  /**
-   * Saves the list of one tree's shards (their blob oids): written to a file of this process and renamed over the
-   * list, so a crash or another writer never leaves half of one. A failure (a read-only repository) is ignored.
-   */
+  /** Saves the list of one tree's shards (their blob oids), whole (shardListFile.ts). */
   async save(repo: GitRepo, oids: Iterable<string>): Promise<void> {
     const text = this.textFor(oids);
-    if (text === this.#text) return;
-    const target = path.join(repo.gitdir, LIST_FILE);
-    const tmp = `${target}.${process.pid}.${++saves}.tmp`;
-    try {
-      await repo.fs.promises.writeFile(tmp, text);
-      await repo.fs.promises.rename(tmp, target);
-    } catch {
-      await repo.fs.promises.rm(tmp, { force: true }).catch(() => undefined);
-    }
+    if (text !== this.#text) await saveShardList(repo, LIST_FILE, text);
   }
 }
-
-/** Distinct temp files for saves of one process that overlap. */
-let saves = 0;
 
 /**
  * The kinds template keys name (`<apiVersion>/<kind>/<namespace>/<name>`), each once, in the order of the keys: a

@@ -1,6 +1,6 @@
-import path from 'node:path';
 import type { GitRepo } from '../../commits/types.ts';
 import type { ShardNamespaces } from './outputIndex.ts';
+import { readShardList, saveShardList } from './shardListFile.ts';
 
 /**
  * Which namespaces each output index shard's templates are in, kept beside the object store
@@ -38,13 +38,8 @@ export class IndexNamespaceList {
 
   /** The list on disk; an empty one when there is none, or it is not whole or not of this format. */
   static read(repo: GitRepo): IndexNamespaceList {
-    let text: string;
-    try {
-      text = repo.fs.readFileSync(path.join(repo.gitdir, LIST_FILE), 'utf8');
-    } catch {
-      return IndexNamespaceList.empty();
-    }
-    return IndexNamespaceList.parse(text) ?? IndexNamespaceList.empty();
+    const text = readShardList(repo, LIST_FILE);
+    return (text !== undefined ? IndexNamespaceList.parse(text) : undefined) ?? IndexNamespaceList.empty();
   }
 
   static empty(): IndexNamespaceList {
@@ -145,20 +140,9 @@ export class IndexNamespaceList {
    */
   async save(repo: GitRepo, oids: Iterable<string>): Promise<void> {
     const text = this.textFor(oids);
-    if (text === this.#text) return;
-    const target = path.join(repo.gitdir, LIST_FILE);
-    const tmp = `${target}.${process.pid}.${++saves}.tmp`;
-    try {
-      await repo.fs.promises.writeFile(tmp, text);
-      await repo.fs.promises.rename(tmp, target);
-    } catch {
-      await repo.fs.promises.rm(tmp, { force: true }).catch(() => undefined);
-    }
+    if (text !== this.#text) await saveShardList(repo, LIST_FILE, text);
   }
 }
-
-/** Distinct temp files for saves of one process that overlap (two repositories, two syncs). */
-let saves = 0;
 
 /**
  * The list as an index read from one tree sees it: shard id → that tree's blob oid. The file is read on first use
