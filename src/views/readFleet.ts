@@ -37,7 +37,10 @@ export interface BranchState {
 export interface RenderedIndex {
   /** Every entry, each shard read and parsed: what listings of every template (and the dashboard's catalog) need. */
   whole(): Promise<OutputIndex>;
-  /** The key of every template, each shard read but no entry parsed: the kinds a type word may name, one kind's objects. */
+  /**
+   * The key of every template, each shard read but no entry parsed: what a question about every template needs (the
+   * files a cluster's folder holds, the template a binding's name stands for).
+   */
   templateKeys(): Promise<readonly string[]>;
   /**
    * Each kind the templates have, once, in the order of their keys: what a type word may name beside the built-in
@@ -267,7 +270,7 @@ function templateKind(prefix: string): TemplateKind {
 }
 
 /** Whether a kind is CustomResourceDefinition, of any version of apiextensions.k8s.io. */
-export function isCrdKind(k: TemplateKind): boolean {
+function isCrdKind(k: TemplateKind): boolean {
   return k.kind === 'CustomResourceDefinition' && groupOf(k.apiVersion) === 'apiextensions.k8s.io';
 }
 

@@ -36,6 +36,7 @@ import {
   tooLargeToRead,
   type BranchState,
   type Fleet,
+  type RenderedIndex,
   type TemplateKind,
 } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
@@ -464,6 +465,22 @@ function refOfManifest(m: Obj): ObjectRef {
   };
 }
 
+/**
+ * The keys of the templates of one name, in one namespace or cluster-scoped, of the kinds `ofType` takes: its key for
+ * each version of the kind, looked up by key (the shards holding them are read, not every shard of the fleet).
+ */
+async function keysNamed(
+  index: RenderedIndex,
+  ofType: (k: TemplateKind) => boolean,
+  namespace: string,
+  name: string,
+): Promise<string[]> {
+  const candidates = (await index.kinds())
+    .filter(ofType)
+    .flatMap((k) => [namespace, ''].map((ns) => refKey({ ...k, namespace: ns, name })));
+  return [...(await index.entriesOf(candidates)).keys()];
+}
+
 async function listTemplates(
   fleet: Fleet,
   type: Extract<ResourceType, { type: 'templates' }>,
@@ -476,18 +493,7 @@ async function listTemplates(
     k.kind === type.kind && (type.group === undefined || groupOf(k.apiVersion) === type.group);
   const keys =
     q.name !== undefined && wantNs !== undefined
-      ? // One name in one namespace (or cluster-scoped): its key for each version of the kind, looked up by key.
-        [
-          ...(
-            await rendered.index.entriesOf(
-              (
-                await rendered.index.kinds()
-              )
-                .filter(ofType)
-                .flatMap((k) => [wantNs, ''].map((ns) => refKey({ ...k, namespace: ns, name: q.name! }))),
-            )
-          ).keys(),
-        ]
+      ? await keysNamed(rendered.index, ofType, wantNs, q.name)
       : (await rendered.index.templateKeysOfKinds(ofType)).filter((key) => {
           const ref = parseRefKey(key);
           return (
