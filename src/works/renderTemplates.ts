@@ -32,7 +32,7 @@ import { missingDependentOverrides } from '../bindings/dependentOverrides.ts';
 import { withoutPolicyClaim } from '../bindings/policyClaim.ts';
 import type { ConfigModel, Located, Template } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
-import { formatMiB } from '../errors/formatMiB.ts';
+import { formatSize } from '../errors/formatMiB.ts';
 import type { Eviction } from '../evictions/evictBinding.ts';
 import { evictTaintedClusters, type EvictedResult } from '../evictions/evictTaintedClusters.ts';
 import { taintEviction } from '../evictions/taintEviction.ts';
@@ -882,7 +882,7 @@ async function writeWorks<F>(
       problems.push({
         ...atTemplate(
           p.template,
-          `${describeRef(ref)} renders to more than ${formatMiB(maxOutputBytes - outputBytes)} for ${p.clusters.length} cluster(s), past the ${formatMiB(maxOutputBytes)} a commit may render; its last output is kept`,
+          `${describeRef(ref)} renders to more than the ${formatSize(maxOutputBytes - outputBytes)} left for ${p.clusters.length} cluster(s), past the ${formatSize(maxOutputBytes)} a commit may render; its last output is kept`,
         ),
         code: 'COMMIT_TOO_LARGE',
         severity: 'error',

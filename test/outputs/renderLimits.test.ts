@@ -36,7 +36,9 @@ test('the operator lowers or raises the source files one render reads; the refus
 test('the operator sets the bytes one render may write; a template past them is held and the refusal names the setting', async () => {
   const { tooLarge, report } = await renderWith({ maxOutputBytes: 500 });
   assert.is(tooLarge.length, 1, JSON.stringify(report.problems));
-  assert.match(tooLarge[0]!.message, 'past the 0.0 MiB a commit may render');
+  assert.match(tooLarge[0]!.message, 'past the 500 bytes a commit may render');
+  // What was left of them, in bytes where mebibytes would print 0.0.
+  assert.match(tooLarge[0]!.message, / renders to more than the \d+ bytes left for \d+ cluster\(s\)/);
   assert.match(tooLarge[0]!.fix, 'raise --max-output-bytes (now 500)');
   const whole = await renderWith({ maxOutputBytes: 64 * 1024 });
   assert.equal(whole.tooLarge, []);
