@@ -508,6 +508,12 @@ function CommitDiff({ commit, cluster, heads }) {
   return data ? html`<${Diff} text=${data.diff} label=${`Changes on ${cluster}`} />` : html`<p class="loading">Loading…</p>`;
 }
 
+/** Why a timeline entry names a cluster without counting its files (readChanges.ts, ClusterChange.notCounted). */
+const NOT_COUNTED = {
+  'first-render': 'first render, every file added (not counted here)',
+  'too-many': 'too many files changed to count here',
+};
+
 function CommitEntry({ c, heads }) {
   const [open, setOpen] = useState(null);
   const clusters = Object.keys(c.clusters).sort();
@@ -526,11 +532,8 @@ function CommitEntry({ c, heads }) {
       ? html`<ul class="per-cluster">${clusters.map((name) => {
           const ch = c.clusters[name];
           const n = ch.counts;
-          const summary = ch.notCounted === 'first-render'
-            ? 'first render, every file added (not counted here)'
-            : ch.notCounted === 'too-many'
-              ? 'too many files changed to count here'
-              : [n.added && `${n.added} added`, n.changed && `${n.changed} changed`, n.removed && `${n.removed} removed`].filter(Boolean).join(', ');
+          const summary = NOT_COUNTED[ch.notCounted]
+            ?? [n.added && `${n.added} added`, n.changed && `${n.changed} changed`, n.removed && `${n.removed} removed`].filter(Boolean).join(', ');
           return html`<li key=${name}>
             <button type="button" aria-expanded=${open === name} onClick=${() => setOpen(open === name ? null : name)}>${name}: ${summary}</button>
             ${open === name ? html`<${CommitDiff} commit=${c.renderedCommit} cluster=${name} heads=${heads} />` : null}
