@@ -32,6 +32,7 @@ import {
   filesNamingCrds,
   holdsKarmadaObjects,
   karmadaFilesAt,
+  karmadaOids,
   keptAsTheyAre,
   keptFilesFor,
   keptFor,
@@ -161,6 +162,58 @@ export async function loadSource(
     onlyClustersChanged: null,
     ...(await usedTools(layout)),
   });
+}
+
+/** What an output index says of the source tree it was rendered from: that tree, and its files holding Karmada objects. */
+export interface KarmadaFilesOfRender {
+  tree: string;
+  karmadaFiles: readonly string[];
+}
+
+/**
+ * The files of `tree` that may hold Karmada objects (policies, clusters, customizations, CRDs, broken documents), as
+ * loadSource reads them: the rendered tree's, corrected by the diff from it to this one (every file that tree changed,
+ * added or renamed may hold some now), or, without a render or when the ignore rules changed, every config file. A
+ * unit's inputs and symbolic links hold none a render reads. Past `limits`' walk, throws TreeTooLargeError.
+ */
+export async function karmadaFilePaths(
+  repo: GitRepo,
+  tree: string,
+  rendered: KarmadaFilesOfRender | null,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<string[]> {
+  const { rules: ignore } = await readIgnoreRules(repo, tree);
+  const walk = { maxEntries: sourceTreeEntries(limits) };
+  const changes = rendered ? await diffTrees(repo, rendered.tree, tree, walk) : null;
+  if (rendered && changes && !changes.some((c) => c.path === IGNORE_FILE)) {
+    const { layout } = await readUnitLayoutChange(repo, tree, ignore, { tree: rendered.tree, changes }, walk);
+    const paths = new Set(rendered.karmadaFiles);
+    for (const c of changes) {
+      if (c.newOid && c.newMode !== SYMLINK_MODE) paths.add(c.path);
+      else paths.delete(c.path);
+    }
+    return [...paths].filter((path) => isConfigFile(path, ignore) && !isUnitInput(layout, path)).sort();
+  }
+  const listed = await listTreeFiles(repo, tree, walk);
+  const layout = await readUnitLayout(repo, tree, ignore, walk, undefined, listed);
+  return [...listed]
+    .filter(([path, f]) => f.mode !== SYMLINK_MODE && isConfigFile(path, ignore) && !isUnitInput(layout, path))
+    .map(([path]) => path);
+}
+
+/**
+ * The model of these files of `tree` alone (karmadaFilePaths'), as a render without earlier renders assembles it: a
+ * broken Karmada object is absent. What views of Karmada's objects read: policies as Karmada's API server would store
+ * them, and the problems of the files that define them, without reading a template.
+ */
+export async function loadKarmadaObjects(
+  repo: GitRepo,
+  tree: string,
+  paths: readonly string[],
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<ConfigModel> {
+  const files = await readFiles(repo, await karmadaOids(repo, tree, paths), limits);
+  return assembleWithLastGood(lastGoodResolver(repo, null), files.values());
 }
 
 async function loadIncremental(

@@ -4,11 +4,11 @@
 // columns (pkg/apis/policy/v1alpha1 kubebuilder:printcolumn): CONFLICT-RESOLUTION, PRIORITY and AGE for the
 // propagation policies; NAME and AGE (kubectl's default for a CRD without printer columns) for the others.
 import type { CommitInfo } from '../commits/types.ts';
-import { loadSource } from '../outputs/loadSource.ts';
+import { loadKarmadaObjects } from '../outputs/loadSource.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import { commitEvents } from './commitEvents.ts';
 import { describeUnstructured } from './describeUnstructured.ts';
-import type { Fleet } from './readFleet.ts';
+import { karmadaFilesOfSource, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 
 type Obj = Record<string, unknown>;
@@ -43,13 +43,19 @@ export async function readPolicies(fleet: Fleet, kind: PolicyKind): Promise<Poli
 
 /**
  * The policies of `kind`, and the files of the commit with errors: a policy Karmada's webhook would refuse is not
- * among the views, as kube-apiserver would not have stored it, and those files say where it may be.
+ * among the views, as kube-apiserver would not have stored it, and those files say where it may be. Only the files that
+ * may hold Karmada objects are read (a broken document's file among them): no template defines a policy.
  */
 export async function readPolicyViews(
   fleet: Fleet,
   kind: PolicyKind,
 ): Promise<{ views: PolicyView[]; filesWithErrors: string[] }> {
-  const { model } = await loadSource(fleet.repo, fleet.source.commit.tree, null);
+  const model = await loadKarmadaObjects(
+    fleet.repo,
+    fleet.source.commit.tree,
+    await karmadaFilesOfSource(fleet),
+    fleet.limits,
+  );
   const filesWithErrors = [...new Set(model.problems.filter((p) => p.severity === 'error').map((p) => p.file))].sort();
   const located = [...model.propagationPolicies, ...model.overridePolicies, ...model.clusterTaintPolicies].filter(
     (l) => l.object.kind === kind,

@@ -17,8 +17,9 @@ import { resolveRev } from '../commits/resolveRev.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
-import { readIgnoreRules } from '../documents/readIgnoreRules.ts';
-import { isConfigFile } from '../documents/selectConfigFiles.ts';
+import { karmadaFilePaths, type KarmadaFilesOfRender } from '../outputs/loadSource.ts';
+import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
+import { commitTrailers, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import { emptyIndex, type IndexEntry, type OutputIndex, type ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex, readIndexOids } from '../branches/rendered/readOutputIndex.ts';
 import { IndexKindList, kindPrefixOf, kindsOfKeys } from '../branches/rendered/indexKindList.ts';
@@ -236,13 +237,7 @@ export async function readDocuments(
 
 /** The Cluster registrations of the source commit, with the file each comes from. */
 export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, { cluster: Cluster; file: string }>> {
-  const { rules: ignore } = await readIgnoreRules(fleet.repo, fleet.source.commit.tree);
-  // The index names the files holding Karmada objects; without it (nothing rendered yet) every config file is read.
-  const known = fleet.rendered ? await fleet.rendered.index.karmadaFiles() : [];
-  const candidates = (known.length ? known : [...(await fleet.source.list()).keys()]).filter((p) =>
-    isConfigFile(p, ignore),
-  );
-  const docs = await readDocuments(fleet.repo, fleet.source, candidates, mayHoldCluster);
+  const docs = await readDocuments(fleet.repo, fleet.source, await karmadaFilesOfSource(fleet), mayHoldCluster);
   const out = new Map<string, { cluster: Cluster; file: string }>();
   for (const [file, list] of docs) {
     for (const d of list as Cluster[]) {
@@ -251,6 +246,35 @@ export async function readRegisteredClusters(fleet: Fleet): Promise<Map<string, 
     }
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The source commit's files that may hold Karmada objects. The rendered index lists those of the source it rendered;
+ * the files the source commit changed since are added (a Cluster or policy pushed and not yet rendered, or a commit
+ * asked for by --rev). Without a render every config file.
+ */
+export async function karmadaFilesOfSource(fleet: Fleet): Promise<string[]> {
+  const tree = fleet.source.commit.tree;
+  return karmadaFilePaths(fleet.repo, tree, await karmadaFilesOfRender(fleet), fleet.limits).catch((err: unknown) => {
+    throw tooLargeToRead(fleet, fleet.source.commit.oid, err);
+  });
+}
+
+/** The source tree the rendered head's index was made from, and its Karmada files; null without one to read. */
+async function karmadaFilesOfRender(fleet: Fleet): Promise<KarmadaFilesOfRender | null> {
+  if (!fleet.rendered) return null;
+  const { rendered, source } = await readLastRenderAt(fleet.repo, fleet.rendered.commit.oid);
+  // A render that held its source commit whole kept the index of the last good one.
+  const sha = rendered ? (commitTrailers(rendered)[LAST_GOOD_TRAILER] ?? source) : undefined;
+  if (!sha) return null;
+  try {
+    return {
+      tree: (await readCommitInfo(fleet.repo, sha)).tree,
+      karmadaFiles: await fleet.rendered.index.karmadaFiles(),
+    };
+  } catch {
+    return null; // the source commit is gone (history rewritten)
+  }
 }
 
 /**

@@ -4,7 +4,17 @@ import { parse } from 'yaml';
 import { getCommand } from '../../src/commands/getCommand.ts';
 import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { makeFleetRepo, runReadCommand } from './helpers/fleetRepo.ts';
-import { makeConfigRepoWith, MEMBERS, type ConfigRepo } from '../helpers/fleet.ts';
+import {
+  clusterYaml,
+  makeConfigRepoWith,
+  MEMBERS,
+  nginxPolicy,
+  nginxSample,
+  sample,
+  type ConfigRepo,
+} from '../helpers/fleet.ts';
+import { openRepo } from '../../src/commits/openRepo.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
 
 let repo: TempRepo;
 // The helper commits at fixed dates (committer time 1700000100); "now" is one hour later.
@@ -314,6 +324,48 @@ test('get clusters finds a Cluster however its YAML spells the kind: flow style,
         .map((name) => `cluster.cluster.karmada.io/${name}\n`)
         .join(''),
     );
+  } finally {
+    for (const r of repos) r.cleanup();
+  }
+});
+
+test('get reads the Clusters and policies of the commit asked for, pushed after the last render or before it', async () => {
+  const repos: ConfigRepo[] = [];
+  try {
+    const r = makeConfigRepoWith(repos, nginxSample(), 'nginx on three members');
+    await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    const extra = nginxPolicy().replace('name: nginx-propagation', 'name: extra');
+    r.commit(
+      {
+        'clusters/member3.yaml': null,
+        'clusters/member4.yaml': clusterYaml('member4'),
+        'policies/extra.yaml': extra,
+        // Inside a kustomization's folder a file is the unit's input, never read as a policy.
+        'app/kustomization.yaml': 'resources: [deploy.yaml]\n',
+        'app/deploy.yaml': sample('nginx/deployment.yaml'),
+        'app/policy.yaml': extra.replace('name: extra', 'name: unit-input'),
+        'policies/broken.yaml': 'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: [\n',
+      },
+      'member4 for member3, a policy, a broken file: not rendered yet',
+    );
+    const names = async (...args: string[]) =>
+      (await runReadCommand(getCommand, r.dir, NOW, [...args, '-o', 'name'])).out;
+    assert.is(
+      await names('clusters'),
+      ['member1', 'member2', 'member4'].map((n) => `cluster.cluster.karmada.io/${n}\n`).join(''),
+    );
+    const pp = await runReadCommand(getCommand, r.dir, NOW, ['pp', '-o', 'name']);
+    assert.is(
+      pp.out,
+      'propagationpolicy.policy.karmada.io/extra\npropagationpolicy.policy.karmada.io/nginx-propagation\n',
+    );
+    assert.match(pp.err, '1 file of the source commit does not validate (policies/broken.yaml)');
+    // The commit the index was made from, asked for by --rev: as it was.
+    assert.is(
+      await names('clusters', '--rev', 'HEAD~1'),
+      ['member1', 'member2', 'member3'].map((n) => `cluster.cluster.karmada.io/${n}\n`).join(''),
+    );
+    assert.is(await names('pp', '--rev', 'HEAD~1'), 'propagationpolicy.policy.karmada.io/nginx-propagation\n');
   } finally {
     for (const r of repos) r.cleanup();
   }
