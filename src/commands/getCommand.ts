@@ -317,8 +317,9 @@ export async function getCommand(argv: string[], ctx: ReadCommandContext): Promi
     });
     if (!written && notFound.length === 0)
       ctx.err(
-        infos.every((info) => info.listing.namespaced)
-          ? `No resources found in ${values.namespace ?? 'default'} namespace.\n`
+        // kubectl: with --all-namespaces, or any kind cluster-scoped, no namespace is named.
+        !values['all-namespaces'] && infos.every((info) => info.listing.namespaced)
+          ? `No resources found in ${terminalSafe(values.namespace ?? 'default')} namespace.\n`
           : 'No resources found\n',
       );
     return reportErrors(notFound, undefined, ctx);

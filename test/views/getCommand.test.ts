@@ -146,6 +146,9 @@ test('the empty case and a missing name read like kubectl', async () => {
   assert.is(empty.out, '');
   assert.is(empty.err, 'No resources found in default namespace.\n');
   assert.is((await get('deploy', '-n', 'other')).err, 'No resources found in other namespace.\n');
+  // kubectl names no namespace when it looked in all of them.
+  assert.is((await get('svc', '-A')).err, 'No resources found\n');
+  assert.is((await get('pp', '-A', '-l', 'team=none')).err, 'No resources found\n');
   assert.is(
     (await get('cm', '-o', 'json')).out,
     JSON.stringify({ apiVersion: 'v1', items: [], kind: 'List', metadata: { resourceVersion: '' } }, null, 4) + '\n',
