@@ -14,10 +14,9 @@ import {
 } from '../branches/status/autoscalerDecisions.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
-import { loadSource } from '../outputs/loadSource.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import { printTable } from './printTable.ts';
-import type { Fleet } from './readFleet.ts';
+import { loadTemplatesOfKinds, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import { readPathHistory } from './readPathHistory.ts';
 import {
@@ -74,8 +73,11 @@ export async function readFederatedHpaEvents(fleet: Fleet, v: FederatedHpaView, 
 
 /** Every FederatedHPA of the source commit, with its decision from the status branch when there is one. */
 export async function readFederatedHpas(fleet: Fleet): Promise<FederatedHpaView[]> {
-  const loaded = await loadSource(fleet.repo, fleet.source.commit.tree, null);
-  const fhpas = [...loaded.model.templates.values()].filter(
+  const model = await loadTemplatesOfKinds(
+    fleet,
+    (k) => k.apiVersion === FEDERATED_HPA_API_VERSION && k.kind === 'FederatedHPA',
+  );
+  const fhpas = [...model.templates.values()].filter(
     (t) => t.ref.apiVersion === FEDERATED_HPA_API_VERSION && t.ref.kind === 'FederatedHPA',
   );
   const decisions = await readAutoscalerDecisions(fleet.repo, fleet.status?.commit.oid ?? null);

@@ -3,12 +3,11 @@
 // branch (statuses/federatedQuotaStatus.ts). Karmada's API server holds the quota, not the ResourceQuotas its sync
 // controller puts in Works, so the quota is listed under its own type.
 import { pickListed, type TemplateListingQuery } from './pickListed.ts';
-import { isFederatedResourceQuota } from '../api/federatedResourceQuota.ts';
+import { isFederatedResourceQuota, memberQuotaRef } from '../api/federatedResourceQuota.ts';
 import type { Template } from '../api/model.ts';
 import { federatedQuotaStatusPath } from '../branches/status/federatedQuotaStatus.ts';
-import { loadSource } from '../outputs/loadSource.ts';
 import { crdPrinterColumns } from './crdPrinterColumns.ts';
-import { readDocuments, type Fleet } from './readFleet.ts';
+import { loadTemplatesOfKinds, readDocuments, type Fleet } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 
@@ -46,8 +45,10 @@ const COLUMNS = crdPrinterColumns(
 
 /** Every FederatedResourceQuota of the source commit, with its status from the status branch when there is one. */
 export async function readFederatedQuotas(fleet: Fleet): Promise<FederatedQuotaView[]> {
-  const loaded = await loadSource(fleet.repo, fleet.source.commit.tree, null);
-  const quotas = [...loaded.model.templates.values()].filter((t) => isFederatedResourceQuota(t.manifest));
+  // The rendered index keys a quota by the ResourceQuota it places on members, one object with a template of that kind.
+  const placed = memberQuotaRef('', '');
+  const model = await loadTemplatesOfKinds(fleet, (k) => k.apiVersion === placed.apiVersion && k.kind === placed.kind);
+  const quotas = [...model.templates.values()].filter((t) => isFederatedResourceQuota(t.manifest));
   const paths = quotas.map((t) => federatedQuotaStatusPath(t.ref.namespace, t.ref.name));
   const docs = fleet.status ? await readDocuments(fleet.repo, fleet.status, paths) : new Map<string, unknown[]>();
   const ages = await readFirstSeen(

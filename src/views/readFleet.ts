@@ -17,7 +17,8 @@ import { resolveRev } from '../commits/resolveRev.ts';
 import { readTree } from '../commits/readTree.ts';
 import { isTreeMode, type CommitInfo, type GitRepo, type TreeEntry, type TreeFile } from '../commits/types.ts';
 import { readTextFiles } from '../commits/readPathOids.ts';
-import { karmadaFilePaths, type KarmadaFilesOfRender } from '../outputs/loadSource.ts';
+import { karmadaFilePaths, loadSource, type KarmadaFilesOfRender } from '../outputs/loadSource.ts';
+import type { ConfigModel } from '../api/model.ts';
 import { readLastRenderAt } from '../branches/rendered/readLastRender.ts';
 import { commitTrailers, LAST_GOOD_TRAILER } from '../branches/rendered/trailers.ts';
 import { emptyIndex, type IndexEntry, type OutputIndex, type ShardedIndex } from '../branches/rendered/outputIndex.ts';
@@ -54,6 +55,8 @@ export interface RenderedIndex {
   entriesOf(keys: Iterable<string>): Promise<Map<string, IndexEntry>>;
   /** The source files holding Karmada objects (policies, clusters), from the index's root alone. */
   karmadaFiles(): Promise<readonly string[]>;
+  /** The index itself, read as its reader asks (what a load of the source from this render starts from). */
+  sharded(): Promise<ShardedIndex | null>;
 }
 
 /** What the three branches say right now: config (source), rendered output, and status. */
@@ -176,6 +179,7 @@ function renderedIndex(repo: GitRepo, tree: string): RenderedIndex {
       return out;
     },
     karmadaFiles: async () => (await open())?.karmadaFiles() ?? [],
+    sharded: open,
   };
 }
 
@@ -262,18 +266,39 @@ export async function karmadaFilesOfSource(fleet: Fleet): Promise<string[]> {
 
 /** The source tree the rendered head's index was made from, and its Karmada files; null without one to read. */
 async function karmadaFilesOfRender(fleet: Fleet): Promise<KarmadaFilesOfRender | null> {
+  const tree = fleet.rendered ? await renderedSourceTree(fleet) : null;
+  return tree ? { tree, karmadaFiles: await fleet.rendered!.index.karmadaFiles() } : null;
+}
+
+/** The source tree the rendered head's index was made from; null without a render, or when that commit is gone. */
+async function renderedSourceTree(fleet: Fleet): Promise<string | null> {
   if (!fleet.rendered) return null;
   const { rendered, source } = await readLastRenderAt(fleet.repo, fleet.rendered.commit.oid);
   // A render that held its source commit whole kept the index of the last good one.
   const sha = rendered ? (commitTrailers(rendered)[LAST_GOOD_TRAILER] ?? source) : undefined;
   if (!sha) return null;
   try {
-    return {
-      tree: (await readCommitInfo(fleet.repo, sha)).tree,
-      karmadaFiles: await fleet.rendered.index.karmadaFiles(),
-    };
+    return (await readCommitInfo(fleet.repo, sha)).tree;
   } catch {
     return null; // the source commit is gone (history rewritten)
+  }
+}
+
+/**
+ * The source commit's model as far as its templates of the kinds `match` takes: read as a sync from the last render
+ * reads the commit (what it changed since, the Karmada files it needs, and the templates the index says are of those
+ * kinds), never every template. Without a render, the whole commit.
+ */
+export async function loadTemplatesOfKinds(fleet: Fleet, match: (kind: TemplateKind) => boolean): Promise<ConfigModel> {
+  const tree = fleet.source.commit.tree;
+  const from = await renderedSourceTree(fleet);
+  const index = from ? await fleet.rendered!.index.sharded() : null;
+  const previous = from && index ? { tree: from, index } : null;
+  const keys = previous ? await fleet.rendered!.index.templateKeysOfKinds(match) : [];
+  try {
+    return (await loadSource(fleet.repo, tree, previous, new Set(keys), fleet.limits)).model;
+  } catch (err) {
+    throw tooLargeToRead(fleet, fleet.source.commit.oid, err);
   }
 }
 

@@ -248,4 +248,24 @@ test("FederatedHPA events: a condition turning False is Karmada's warning, with 
   );
 });
 
+test('get fhpa reads the FederatedHPAs of the commit asked for, added or removed since the last render', async () => {
+  const { repo: r } = await makeFleetRepo();
+  try {
+    const fhpa = (name: string) =>
+      `apiVersion: autoscaling.karmada.io/v1alpha1\nkind: FederatedHPA\nmetadata: {name: ${name}, namespace: default}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nginx}\n  maxReplicas: 3\n`;
+    writeWorkTree(r, { 'templates/first.yaml': fhpa('first') });
+    commitAll(r, 'first FederatedHPA');
+    await syncRepo(await openRepo(r.path), { sourceRef: 'refs/heads/main', outputRef: RENDERED });
+    const names = async () => (await runReadCommand(getCommand, r.path, NOW, ['fhpa', '-o', 'name'])).out;
+    writeWorkTree(r, { 'templates/second.yaml': fhpa('second') });
+    commitAll(r, 'second FederatedHPA, not rendered');
+    assert.is(await names(), 'federatedhpa.autoscaling.karmada.io/first\nfederatedhpa.autoscaling.karmada.io/second\n');
+    writeWorkTree(r, { 'templates/first.yaml': null });
+    commitAll(r, 'first removed, not rendered');
+    assert.is(await names(), 'federatedhpa.autoscaling.karmada.io/second\n');
+  } finally {
+    r.cleanup();
+  }
+});
+
 test.run();
