@@ -429,6 +429,7 @@ async function main(argv: string[]): Promise<number> {
         namespace: values.namespace,
         reason: values.reason,
         branch: branchGiven ? values.branch! : (values['source-branch'] ?? 'main'),
+        renderedRef: branchGiven ? `refs/heads/${RENDERED_BRANCH}` : common.outputRef,
         now: new Date(),
       });
     }

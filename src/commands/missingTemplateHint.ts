@@ -1,7 +1,7 @@
 // What explain and reschedule say when no template has the name they were given: the templates of that name in other
 // kinds or namespaces, else the nearest name of that kind (a typo: `deploy/ngnix` for `deploy/nginx`).
 import { describeRef, groupOf } from '../api/kinds.ts';
-import type { Template } from '../api/model.ts';
+import type { ObjectRef } from '../api/kinds.ts';
 import { suggestName } from '../text/suggestName.ts';
 
 export interface WantedTemplate {
@@ -13,13 +13,16 @@ export interface WantedTemplate {
   namespace: string | undefined;
 }
 
-/** Templates named `name` (any kind, any namespace), else the closest name of the wanted kind. Pure. */
+/**
+ * Templates named `name` (any kind, any namespace; each once, though the caller may list one twice), else the closest
+ * name of the wanted kind. Pure.
+ */
 export function missingTemplateHint(
-  templates: Iterable<Template>,
+  templates: Iterable<{ ref: ObjectRef }>,
   wanted: WantedTemplate,
 ): { sameName: string[]; nearest?: string } {
   const all = [...templates];
-  const sameName = all.filter((t) => t.ref.name === wanted.name).map((t) => describeRef(t.ref));
+  const sameName = [...new Set(all.filter((t) => t.ref.name === wanted.name).map((t) => describeRef(t.ref)))];
   if (sameName.length > 0) return { sameName };
   const names = all
     .filter(

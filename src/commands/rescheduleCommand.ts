@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { APPS_API_VERSION, describeRef, groupOf } from '../api/kinds.ts';
+import { APPS_API_VERSION, describeRef, groupOf, parseRefKey } from '../api/kinds.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -15,7 +15,8 @@ import { readRef } from '../commits/readRef.ts';
 import { updateRef } from '../commits/updateRef.ts';
 import { writeTreeEdits } from '../commits/writeTreeEdits.ts';
 import { flotillaIdentity, type GitRepo } from '../commits/types.ts';
-import { loadSource } from '../outputs/loadSource.ts';
+import { loadTemplatesOfKinds, readFleet } from '../views/readFleet.ts';
+import { STATUS_BRANCH } from '../branches/status/branch.ts';
 import { parseResourceWords } from './getCommand.ts';
 import { missingTemplateHint } from './missingTemplateHint.ts';
 import { UsageError } from '../errors/UsageError.ts';
@@ -36,6 +37,8 @@ export async function rescheduleCommand(
     namespace: string | undefined;
     reason: string | undefined;
     branch: string;
+    /** The rendered branch whose index says which file holds the workload. */
+    renderedRef: string;
     now: Date;
   },
 ): Promise<number> {
@@ -48,22 +51,31 @@ export async function rescheduleCommand(
       new Error(`branch ${opts.branch} does not exist in ${opts.repo}; fix: pass the config branch with --branch`),
       { code: 'SOURCE_BRANCH_MISSING' },
     );
-  const { model } = await loadSource(repo, (await readCommitInfo(repo, head)).tree, null);
+  const fleet = await readFleet(repo, {
+    rev: ref,
+    renderedRef: opts.renderedRef,
+    statusRef: `refs/heads/${STATUS_BRANCH}`,
+    reader: 'flotilla reschedule',
+  });
+  // The words name a kind the rendered index knows, or one the branch added since its render: that much is read first,
+  // then the templates of that kind and name alone (a fleet's whole source is tens of thousands of files).
+  const since = await loadTemplatesOfKinds(fleet, () => false);
   const {
     type,
     word: typedWord,
     name,
-  } = parseResourceWords(
-    opts.words,
-    USAGE,
-    [...model.templates.values()].map((t) => t.ref),
-  );
+  } = parseResourceWords(opts.words, USAGE, [
+    ...((await fleet.rendered?.index.kinds()) ?? []),
+    ...[...since.model.templates.values()].map((t) => t.ref),
+  ]);
   if (type.type !== 'templates' || !name)
     throw new UsageError(`reschedule names one workload by <kind>/<name>: ${USAGE}`);
+  const ofType = (ref: { apiVersion: string; kind: string }) =>
+    ref.kind === type.kind && (type.group === undefined || groupOf(ref.apiVersion) === type.group);
+  const { model } = since.full ? since : await loadTemplatesOfKinds(fleet, ofType, name);
   const matches = [...model.templates.values()].filter(
     (t) =>
-      t.ref.kind === type.kind &&
-      (type.group === undefined || groupOf(t.ref.apiVersion) === type.group) &&
+      ofType(t.ref) &&
       t.ref.name === name &&
       (opts.namespace === undefined
         ? t.ref.namespace === 'default' || t.ref.namespace === ''
@@ -71,11 +83,16 @@ export async function rescheduleCommand(
   );
   const template = matches[0];
   if (!template) {
-    const hint = missingTemplateHint(model.templates.values(), {
-      ...type,
-      name,
-      namespace: opts.namespace ?? 'default',
-    });
+    // Every template's name is in the index; those the branch changed since are in the model.
+    const known = since.full ? [] : ((await fleet.rendered?.index.templateKeys()) ?? []);
+    const hint = missingTemplateHint(
+      [...model.templates.values(), ...known.map((key) => ({ ref: parseRefKey(key) }))],
+      {
+        ...type,
+        name,
+        namespace: opts.namespace ?? 'default',
+      },
+    );
     const guess = hint.nearest ? `; did you mean ${typedWord}/${hint.nearest}?` : '';
     opts.err(
       `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} on ${opts.branch}${hint.sameName.length ? `; did you mean: ${hint.sameName.join(', ')} (use -n)` : `${guess}; nothing was committed`}\n`,

@@ -73,7 +73,7 @@ export async function readFederatedHpaEvents(fleet: Fleet, v: FederatedHpaView, 
 
 /** Every FederatedHPA of the source commit, with its decision from the status branch when there is one. */
 export async function readFederatedHpas(fleet: Fleet): Promise<FederatedHpaView[]> {
-  const model = await loadTemplatesOfKinds(
+  const { model } = await loadTemplatesOfKinds(
     fleet,
     (k) => k.apiVersion === FEDERATED_HPA_API_VERSION && k.kind === 'FederatedHPA',
   );

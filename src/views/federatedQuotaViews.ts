@@ -47,7 +47,10 @@ const COLUMNS = crdPrinterColumns(
 export async function readFederatedQuotas(fleet: Fleet): Promise<FederatedQuotaView[]> {
   // The rendered index keys a quota by the ResourceQuota it places on members, one object with a template of that kind.
   const placed = memberQuotaRef('', '');
-  const model = await loadTemplatesOfKinds(fleet, (k) => k.apiVersion === placed.apiVersion && k.kind === placed.kind);
+  const { model } = await loadTemplatesOfKinds(
+    fleet,
+    (k) => k.apiVersion === placed.apiVersion && k.kind === placed.kind,
+  );
   const quotas = [...model.templates.values()].filter((t) => isFederatedResourceQuota(t.manifest));
   const paths = quotas.map((t) => federatedQuotaStatusPath(t.ref.namespace, t.ref.name));
   const docs = fleet.status ? await readDocuments(fleet.repo, fleet.status, paths) : new Map<string, unknown[]>();

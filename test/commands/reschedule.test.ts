@@ -132,4 +132,29 @@ test('reschedule on a bare repo commits directly; an unknown workload commits no
   }
 });
 
+test('after a render, reschedule finds a workload by the index, or pushed since, and a miss names each near one once', () => {
+  const r = makeConfigRepo();
+  try {
+    r.commit({
+      'clusters/member1.yaml': clusterYaml('member1'),
+      'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'),
+      'policies/web.yaml': WEB_BY_CAPACITY_POLICY.replace('{name: web}', '{name: web, namespace: shop}'),
+    });
+    assert.is(flotilla('sync', '--repo', r.dir).status, 0);
+    r.commit({ 'templates/api.yaml': deployment('1').replace('{name: web,', '{name: api, namespace: shop,') });
+    const miss = flotilla('reschedule', 'deployment/web', '--repo', r.dir);
+    assert.is(miss.status, 1);
+    assert.match(miss.stderr, /did you mean: Deployment shop\/web \(use -n\)\n$/);
+    const typo = flotilla('reschedule', 'deployment/ap', '-n', 'shop', '--repo', r.dir);
+    assert.match(typo.stderr, 'did you mean deployment/api?');
+    for (const name of ['web', 'api']) {
+      const ok = flotilla('reschedule', `deployment/${name}`, '-n', 'shop', '--repo', r.dir);
+      assert.is(ok.status, 0, ok.stderr);
+      assert.match(ok.stdout, `the next sync schedules Deployment shop/${name} afresh`);
+    }
+  } finally {
+    r.cleanup();
+  }
+});
+
 test.run();
