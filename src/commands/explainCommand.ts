@@ -1,7 +1,13 @@
 import { describeTemplateUnit } from '../units/describeUnit.ts';
 import { stringify } from 'yaml';
 import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { describeRef, groupOf, parseRefKey, refKey } from '../api/kinds.ts';
+import { describeRef, groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import type { ConfigModel } from '../api/model.ts';
+import type { GitRepo } from '../commits/types.ts';
+import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
+import { explainTemplateIn } from '../dashboard/explainTemplate.ts';
+import { sourceLimitsOf } from '../outputs/sourceLimits.ts';
+import { loadTemplatesOfKinds, readFleet } from '../views/readFleet.ts';
 import { openRepo } from '../commits/openRepo.ts';
 import { readOutputFolder } from '../outputs/previousOutputs.ts';
 import { readExplanations } from '../views/readExplanations.ts';
@@ -22,54 +28,17 @@ export async function explainCommand(
 ): Promise<number> {
   if (opts.words.length === 0) throw new UsageError(`explain needs a template: ${USAGE}`);
   const repo = await openRepo(opts.repo);
-  const clusterStatus = opts.clusterStatusFile ? await observedClusters(repo, opts.clusterStatusFile) : undefined;
-  const { model, output } = await readExplanations(repo, {
-    rev: opts.rev,
-    outputRef: opts.outputRef,
-    ...(opts.outDir ? { previous: await readOutputFolder(opts.outDir) } : {}),
-    ...(clusterStatus ? { clusterStatus } : {}),
-    ...(opts.limits ? { limits: opts.limits } : {}),
-    now: new Date(),
-  }).catch((err: unknown) => {
-    // Explain renders in memory and writes nothing: it says that it cannot read the commit, not what a render keeps.
-    throw err instanceof SourceTooLargeError ? err.readBy('flotilla explain') : err;
-  });
-  const {
-    type,
-    word: typedWord,
-    name,
-  } = parseResourceWords(
-    opts.words,
-    USAGE,
-    [...model.templates.values()].map((t) => t.ref),
-  );
-  if (type.type !== 'templates' || !name) throw new UsageError(`explain names one template by <kind>/<name>: ${USAGE}`);
-  const matches = [...output.explanations.values()].filter(
-    (e) =>
-      e.ref.kind === type.kind &&
-      (type.group === undefined || groupOf(e.ref.apiVersion) === type.group) &&
-      e.ref.name === name &&
-      (opts.namespace === undefined ? true : e.ref.namespace === opts.namespace),
-  );
-  // As kubectl, the default namespace first; a name found only elsewhere is taken when it is in one namespace alone.
-  const explanation =
-    matches.find((e) => e.ref.namespace === 'default' || e.ref.namespace === '') ??
-    (matches.length === 1 ? matches[0] : undefined);
-  if (!explanation && matches.length > 1) {
-    const namespaces = [...new Set(matches.map((e) => e.ref.namespace))].sort();
-    opts.err(
-      `flotilla: ${opts.words.join(' ')} is a template in ${namespaces.length} namespaces (${namespaces.join(', ')}) at ${opts.rev}; fix: pass -n with one of them\n`,
-    );
+  // As the dashboard's object view: one template scheduled from the rendered branch's index costs the policies and
+  // clusters, where the whole commit rendered in memory does not fit in memory at 50,000 templates. A cluster state
+  // from a file, or a previous result from a folder, is the whole-commit render's to start from.
+  const answer =
+    (opts.clusterStatusFile || opts.outDir ? null : await explainFromIndex(repo, opts)) ??
+    (await explainWholeCommit(repo, opts));
+  if ('error' in answer) {
+    opts.err(answer.error);
     return 1;
   }
-  if (!explanation) {
-    const hint = missingTemplateHint(model.templates.values(), { ...type, name, namespace: opts.namespace });
-    const guess = hint.nearest ? `; did you mean ${typedWord}/${hint.nearest}?` : '';
-    opts.err(
-      `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${hint.sameName.length ? `; did you mean: ${hint.sameName.join(', ')}` : guess}\n`,
-    );
-    return 1;
-  }
+  const { model, explanation } = answer;
   const source = describeTemplateUnit(model, model.templates.get(refKey(explanation.ref)));
   const shown = source ? { ...explanation, source } : explanation;
   if (opts.output === 'json') opts.out(`${JSON.stringify(shown, null, 2)}\n`);
@@ -79,6 +48,120 @@ export async function explainCommand(
       terminalSafe(formatExplanation(explanation, [...model.clusters.keys()].sort(), source), { multiline: true }),
     );
   return 0;
+}
+
+type ExplainOptions = CommonOptions & { words: readonly string[]; namespace: string | undefined; outDir?: string };
+type Answer = { model: ConfigModel; explanation: TemplateExplanation } | { error: string };
+
+/** The words as one template kind and name, against the kinds the fleet's templates have. */
+function readWords(opts: ExplainOptions, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>) {
+  const { type, word, name } = parseResourceWords(opts.words, USAGE, kinds);
+  if (type.type !== 'templates' || !name) throw new UsageError(`explain names one template by <kind>/<name>: ${USAGE}`);
+  const ofType = (ref: { apiVersion: string; kind: string }) =>
+    ref.kind === type.kind && (type.group === undefined || groupOf(ref.apiVersion) === type.group);
+  return { type, word, name, ofType };
+}
+
+/**
+ * Of the templates the words name (any namespace), the one explained: with -n, that namespace's; else, as kubectl, the
+ * default namespace's first, and a name found only elsewhere when it is in one namespace alone.
+ */
+function pickNamed<T extends { ref: ObjectRef }>(
+  opts: ExplainOptions,
+  named: readonly T[],
+): T | { error: string } | undefined {
+  const matches = named.filter((t) => opts.namespace === undefined || t.ref.namespace === opts.namespace);
+  const picked =
+    matches.find((t) => t.ref.namespace === 'default' || t.ref.namespace === '') ??
+    (matches.length === 1 ? matches[0] : undefined);
+  if (picked || matches.length <= 1) return picked;
+  const namespaces = [...new Set(matches.map((t) => t.ref.namespace))].sort();
+  return {
+    error: `flotilla: ${opts.words.join(' ')} is a template in ${namespaces.length} namespaces (${namespaces.join(', ')}) at ${opts.rev}; fix: pass -n with one of them\n`,
+  };
+}
+
+/** No template of that name: those of the name in other kinds or namespaces, else the nearest name. */
+function noTemplate(
+  opts: ExplainOptions,
+  words: ReturnType<typeof readWords>,
+  templates: Iterable<{ ref: ObjectRef }>,
+): { error: string } {
+  const hint = missingTemplateHint(templates, { ...words.type, name: words.name, namespace: opts.namespace });
+  const guess = hint.nearest ? `; did you mean ${words.word}/${hint.nearest}?` : '';
+  return {
+    error: `flotilla: no template ${opts.words.join(' ')}${opts.namespace ? ` in namespace ${opts.namespace}` : ''} at ${opts.rev}${hint.sameName.length ? `; did you mean: ${hint.sameName.join(', ')}` : guess}\n`,
+  };
+}
+
+/**
+ * The template found through the rendered branch's index (or among the files changed since its render), explained
+ * from there (dashboard/explainTemplate.ts). null when there is no render to start from: the whole commit is rendered.
+ */
+async function explainFromIndex(repo: GitRepo, opts: ExplainOptions): Promise<Answer | null> {
+  const fleet = await readFleet(repo, {
+    rev: opts.rev,
+    renderedRef: opts.outputRef,
+    statusRef: DEFAULT_STATUS_REF,
+    reader: 'flotilla explain',
+    ...(opts.limits ? { limits: sourceLimitsOf(opts.limits) } : {}),
+  });
+  if (!fleet.rendered) return null;
+  const since = await loadTemplatesOfKinds(fleet, () => false).catch(readBy);
+  if (since.full) return null;
+  const changed = [...since.model.templates.values()];
+  const words = readWords(opts, [...(await fleet.rendered.index.kinds()), ...changed.map((t) => t.ref)]);
+  // The index's templates, but those of the files the commit changed since: the model has what those define now.
+  const index = await fleet.rendered.index.sharded();
+  await index?.load({ files: [...since.touched] });
+  const stale = new Set([...since.touched].flatMap((file) => index?.file(file)?.templates ?? []));
+  const current = (keys: readonly string[]) => keys.filter((key) => !stale.has(key)).map(parseRefKey);
+  const named = new Map<string, ObjectRef>();
+  for (const ref of current(await fleet.rendered.index.templateKeysOfKinds(words.ofType)))
+    if (ref.name === words.name) named.set(refKey(ref), ref);
+  for (const t of changed) if (words.ofType(t.ref) && t.ref.name === words.name) named.set(refKey(t.ref), t.ref);
+  const picked = pickNamed(
+    opts,
+    [...named.values()].map((ref) => ({ ref })),
+  );
+  if (picked && 'error' in picked) return picked;
+  const hint = async () => [
+    ...changed,
+    ...current((await fleet.rendered?.index.templateKeys()) ?? []).map((ref) => ({ ref })),
+  ];
+  if (!picked) return noTemplate(opts, words, await hint());
+  const refs = { source: opts.rev, rendered: opts.outputRef, status: DEFAULT_STATUS_REF };
+  const one = await explainTemplateIn(repo, refKey(picked.ref), refs, new Date(), fleet.limits).catch(readBy);
+  if (!one) return null;
+  return one.explanation ? { model: one.model, explanation: one.explanation } : noTemplate(opts, words, await hint());
+}
+
+/** Every template of the commit rendered in memory, and the one the words name picked from them. */
+async function explainWholeCommit(repo: GitRepo, opts: ExplainOptions): Promise<Answer> {
+  const clusterStatus = opts.clusterStatusFile ? await observedClusters(repo, opts.clusterStatusFile) : undefined;
+  const { model, output } = await readExplanations(repo, {
+    rev: opts.rev,
+    outputRef: opts.outputRef,
+    ...(opts.outDir ? { previous: await readOutputFolder(opts.outDir) } : {}),
+    ...(clusterStatus ? { clusterStatus } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
+    now: new Date(),
+  }).catch(readBy);
+  const words = readWords(
+    opts,
+    [...model.templates.values()].map((t) => t.ref),
+  );
+  const picked = pickNamed(
+    opts,
+    [...output.explanations.values()].filter((e) => words.ofType(e.ref) && e.ref.name === words.name),
+  );
+  if (picked && 'error' in picked) return picked;
+  return picked ? { model, explanation: picked } : noTemplate(opts, words, model.templates.values());
+}
+
+/** Explain renders in memory and writes nothing: it says that it cannot read the commit, not what a render keeps. */
+function readBy(err: unknown): never {
+  throw err instanceof SourceTooLargeError ? err.readBy('flotilla explain') : err;
 }
 
 export function formatExplanation(e: TemplateExplanation, clusters: readonly string[], source?: string): string {

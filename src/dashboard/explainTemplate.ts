@@ -7,6 +7,7 @@ import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
 import type { GitRepo } from '../commits/types.ts';
+import type { ConfigModel } from '../api/model.ts';
 import { statusBranchAutoscaled, withAutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import { loadSource } from '../outputs/loadSource.ts';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from '../outputs/sourceLimits.ts';
@@ -50,6 +51,21 @@ export async function explainTemplate(
   now: Date,
   limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
 ): Promise<TemplateExplained | null> {
+  const one = await explainTemplateIn(repo, key, refs, now, limits);
+  return one && { source: one.model.templates.get(key)?.source ?? null, explanation: one.explanation };
+}
+
+/**
+ * explainTemplate, with the model it scheduled from (every cluster, the template's units): what `flotilla explain`
+ * prints beside the explanation.
+ */
+export async function explainTemplateIn(
+  repo: GitRepo,
+  key: string,
+  refs: { source: string; rendered: string; status: string },
+  now: Date,
+  limits: SourceLimits = DEFAULT_SOURCE_LIMITS,
+): Promise<{ model: ConfigModel; explanation: TemplateExplanation | null } | null> {
   const sourceSha = await resolveRev(repo, refs.source);
   const base = await outputBefore(repo, refs.rendered, sourceSha);
   if (!base) return null;
@@ -90,8 +106,5 @@ export async function explainTemplate(
     onlyClustersChanged: loaded.onlyClustersChanged,
     takenPaths: previous.takenBy,
   });
-  return {
-    source: model.templates.get(key)?.source ?? null,
-    explanation: out.explanations.get(key) ?? null,
-  };
+  return { model, explanation: out.explanations.get(key) ?? null };
 }

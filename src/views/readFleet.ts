@@ -288,12 +288,13 @@ async function renderedSourceTree(fleet: Fleet): Promise<string | null> {
  * The source commit's model as far as its templates of the kinds `match` takes (of those, the ones called `name` when
  * given): read as a sync from the last render reads the commit (what it changed since, the Karmada files it needs, and
  * the templates the index says are of those kinds), never every template. Without a render, the whole commit (`full`).
+ * `touched`: the files the commit changed since that render (every file, when full).
  */
 export async function loadTemplatesOfKinds(
   fleet: Fleet,
   match: (kind: TemplateKind) => boolean,
   name?: string,
-): Promise<{ model: ConfigModel; full: boolean }> {
+): Promise<{ model: ConfigModel; full: boolean; touched: ReadonlySet<string> }> {
   const tree = fleet.source.commit.tree;
   const from = await renderedSourceTree(fleet);
   const index = from ? await fleet.rendered!.index.sharded() : null;
@@ -301,8 +302,8 @@ export async function loadTemplatesOfKinds(
   const keys = previous ? await fleet.rendered!.index.templateKeysOfKinds(match) : [];
   const named = name === undefined ? keys : keys.filter((key) => parseRefKey(key).name === name);
   try {
-    const { model, full } = await loadSource(fleet.repo, tree, previous, new Set(named), fleet.limits);
-    return { model, full };
+    const { model, full, touchedFiles } = await loadSource(fleet.repo, tree, previous, new Set(named), fleet.limits);
+    return { model, full, touched: new Set(touchedFiles.keys()) };
   } catch (err) {
     throw tooLargeToRead(fleet, fleet.source.commit.oid, err);
   }
