@@ -257,15 +257,22 @@ export async function karmadaFilesAt(
   const cache = karmadaFilesOf(repo);
   const out = new Map<string, CachedFile>();
   const toRead = new Map<string, string>();
+  // The files past the limit are the same whatever this machine has parsed before: counted over every file asked for,
+  // in path order, a kept one among them (a fresh clone's render must refuse what this one does).
+  const past = pastFileLimit(oids.keys(), limits.maxFiles);
   for (const [path, oid] of oids) {
-    const hit = !mayBeKept || mayBeKept(path) ? cache.get(`${oid} ${path}`) : cache.parsed.get(`${oid} ${path}`);
+    const hit = past.has(path)
+      ? undefined
+      : !mayBeKept || mayBeKept(path)
+        ? cache.get(`${oid} ${path}`)
+        : cache.parsed.get(`${oid} ${path}`);
     if (hit) out.set(path, orParsedAgain(repo, cache, path, oid, hit));
     else toRead.set(path, oid);
   }
   // A pull request decides these files: one over the parse limit is refused from its object header, never inflated,
   // and past the limits of one read (sourceLimits.ts) the rest is not read at all.
   const paths = [...toRead.keys()].sort(compareText);
-  const allowed = paths.slice(0, limits.maxFiles);
+  const allowed = paths.filter((path) => !past.has(path));
   const { blobs, tooLarge, unread } = await readBlobsWithin(
     repo,
     allowed.map((p) => toRead.get(p)!),
@@ -288,12 +295,9 @@ export async function karmadaFilesAt(
     let why: { message: string; fix: string } | undefined;
     let parsed: FileObjects | undefined;
     if (refusal) parsed = refusedFile(path);
-    else if (i >= limits.maxFiles)
+    else if (past.has(path))
       why = {
-        message: notRead(
-          i,
-          `this commit has ${paths.length} files to read, over the ${limits.maxFiles} one read takes`,
-        ),
+        message: notRead(i, `this commit has ${oids.size} files to read, over the ${limits.maxFiles} one read takes`),
         fix: `${fix}; for a fleet this large, raise --max-source-files (now ${limits.maxFiles}) on flotilla run, render and sync`,
       };
     else if (unreadOids.has(oid))
@@ -452,6 +456,12 @@ function parseBlob(repo: GitRepo, path: string, oid: string): FileObjects {
     if (!(err instanceof ObjectTooLargeError)) throw err;
     return oversizedFile(path, err.data.size, DEFAULT_PARSE_LIMITS.maxFileBytes);
   }
+}
+
+/** The paths after the first `maxFiles` in path order: none when there are no more than that (nothing sorted). */
+function pastFileLimit(paths: Iterable<string>, maxFiles: number): ReadonlySet<string> {
+  const all = [...paths];
+  return all.length <= maxFiles ? new Set() : new Set(all.sort(compareText).slice(maxFiles));
 }
 
 function compareText(a: string, b: string): number {

@@ -94,4 +94,33 @@ test('past the byte limit the files left are not even read from the object store
   );
 });
 
+test('the files past the file limit are the same whether or not the policies were parsed before', async () => {
+  const temp = makeTempRepo();
+  try {
+    const policy = (name: string) =>
+      `apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: ${name}}\nspec:\n  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]\n  placement: {}\n`;
+    const files: Record<string, string> = {
+      'policies/p1.yaml': policy('p1'),
+      'policies/p2.yaml': policy('p2'),
+      'templates/t1.yaml': cm('a'),
+      'templates/t2.yaml': cm('b'),
+      'templates/t3.yaml': cm('c'),
+    };
+    writeWorkTree(temp, files);
+    commitAll(temp);
+    const oids = new Map(Object.keys(files).map((p) => [p, temp.git(['rev-parse', `HEAD:${p}`]).trim()]));
+    const refused = async (repo: Awaited<ReturnType<typeof openRepo>>) => {
+      const read = await karmadaFilesAt(repo, oids, undefined, { ...DEFAULT_SOURCE_LIMITS, maxFiles: 3 });
+      return [...read].filter(([, f]) => f.objects().unreadable).map(([path]) => path);
+    };
+    const fresh = await refused(await openRepo(temp.path));
+    const warm = await openRepo(temp.path);
+    await karmadaFilesAt(warm, oids); // the policies are kept, as a sync keeps them
+    assert.equal(fresh, ['templates/t2.yaml', 'templates/t3.yaml']);
+    assert.equal(await refused(warm), fresh);
+  } finally {
+    temp.cleanup();
+  }
+});
+
 test.run();
