@@ -112,10 +112,7 @@ async function explainFromIndex(repo: GitRepo, opts: ExplainOptions): Promise<An
   const changed = [...since.model.templates.values()];
   const words = readWords(opts, [...(await fleet.rendered.index.kinds()), ...changed.map((t) => t.ref)]);
   // The index's templates, but those of the files the commit changed since: the model has what those define now.
-  const index = await fleet.rendered.index.sharded();
-  await index?.load({ files: [...since.touched] });
-  const stale = new Set([...since.touched].flatMap((file) => index?.file(file)?.templates ?? []));
-  const current = (keys: readonly string[]) => keys.filter((key) => !stale.has(key)).map(parseRefKey);
+  const current = (keys: readonly string[]) => keys.filter((key) => !since.stale.has(key)).map(parseRefKey);
   const named = new Map<string, ObjectRef>();
   for (const ref of current(await fleet.rendered.index.templateKeysOfKinds(words.ofType)))
     if (ref.name === words.name) named.set(refKey(ref), ref);

@@ -83,10 +83,14 @@ export async function rescheduleCommand(
   );
   const template = matches[0];
   if (!template) {
-    // Every template's name is in the index; those the branch changed since are in the model.
+    // Every template's name is in the index; those of the files the branch changed since are in the model.
     const known = since.full ? [] : ((await fleet.rendered?.index.templateKeys()) ?? []);
     const hint = missingTemplateHint(
-      [...model.templates.values(), ...known.map((key) => ({ ref: parseRefKey(key) }))],
+      [
+        ...since.model.templates.values(),
+        ...model.templates.values(),
+        ...known.filter((key) => !since.stale.has(key)).map((key) => ({ ref: parseRefKey(key) })),
+      ],
       {
         ...type,
         name,

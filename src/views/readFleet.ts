@@ -288,13 +288,13 @@ async function renderedSourceTree(fleet: Fleet): Promise<string | null> {
  * The source commit's model as far as its templates of the kinds `match` takes (of those, the ones called `name` when
  * given): read as a sync from the last render reads the commit (what it changed since, the Karmada files it needs, and
  * the templates the index says are of those kinds), never every template. Without a render, the whole commit (`full`).
- * `touched`: the files the commit changed since that render (every file, when full).
+ * `stale`: the templates the index names whose files the commit changed since (the model has what they define now).
  */
 export async function loadTemplatesOfKinds(
   fleet: Fleet,
   match: (kind: TemplateKind) => boolean,
   name?: string,
-): Promise<{ model: ConfigModel; full: boolean; touched: ReadonlySet<string> }> {
+): Promise<{ model: ConfigModel; full: boolean; stale: ReadonlySet<string> }> {
   const tree = fleet.source.commit.tree;
   const from = await renderedSourceTree(fleet);
   const index = from ? await fleet.rendered!.index.sharded() : null;
@@ -303,7 +303,9 @@ export async function loadTemplatesOfKinds(
   const named = name === undefined ? keys : keys.filter((key) => parseRefKey(key).name === name);
   try {
     const { model, full, touchedFiles } = await loadSource(fleet.repo, tree, previous, new Set(named), fleet.limits);
-    return { model, full, touched: new Set(touchedFiles.keys()) };
+    await index?.load({ files: [...touchedFiles.keys()] });
+    const stale = new Set([...touchedFiles.keys()].flatMap((file) => index?.file(file)?.templates ?? []));
+    return { model, full, stale };
   } catch (err) {
     throw tooLargeToRead(fleet, fleet.source.commit.oid, err);
   }

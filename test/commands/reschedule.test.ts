@@ -100,14 +100,17 @@ test('a dynamic-weight workload keeps its split when capacity changes (steady), 
   }
 });
 
+/** member1, and web in namespace shop with its policy there. */
+const WEB_IN_SHOP = {
+  'clusters/member1.yaml': clusterYaml('member1'),
+  'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'),
+  'policies/web.yaml': WEB_BY_CAPACITY_POLICY.replace('{name: web}', '{name: web, namespace: shop}'),
+};
+
 test('reschedule on a bare repo commits directly; an unknown workload commits nothing and says what exists', () => {
   const r = makeConfigRepo();
   try {
-    r.commit({
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'),
-      'policies/web.yaml': WEB_BY_CAPACITY_POLICY.replace('{name: web}', '{name: web, namespace: shop}'),
-    });
+    r.commit(WEB_IN_SHOP);
     const bare = path.join(r.dir, '..', 'bare.git');
     execFileSync('git', ['clone', '-q', '--bare', r.dir, bare], { env: ENV });
     const before = execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
@@ -136,12 +139,19 @@ test('after a render, reschedule finds a workload by the index, or pushed since,
   const r = makeConfigRepo();
   try {
     r.commit({
-      'clusters/member1.yaml': clusterYaml('member1'),
-      'templates/web.yaml': deployment('1').replace('{name: web,', '{name: web, namespace: shop,'),
-      'policies/web.yaml': WEB_BY_CAPACITY_POLICY.replace('{name: web}', '{name: web, namespace: shop}'),
+      ...WEB_IN_SHOP,
+      'templates/gone.yaml': deployment('1').replace('{name: web,', '{name: gone, namespace: shop,'),
     });
     assert.is(flotilla('sync', '--repo', r.dir).status, 0);
-    r.commit({ 'templates/api.yaml': deployment('1').replace('{name: web,', '{name: api, namespace: shop,') });
+    r.commit({
+      'templates/api.yaml': deployment('1').replace('{name: web,', '{name: api, namespace: shop,'),
+      'templates/gone.yaml': null,
+    });
+    // Removed since the render: neither found nor offered.
+    assert.is(
+      flotilla('reschedule', 'deployment/gone', '-n', 'shop', '--repo', r.dir).stderr,
+      'flotilla: no template deployment/gone in namespace shop on main; nothing was committed\n',
+    );
     const miss = flotilla('reschedule', 'deployment/web', '--repo', r.dir);
     assert.is(miss.status, 1);
     assert.match(miss.stderr, /did you mean: Deployment shop\/web \(use -n\)\n$/);
