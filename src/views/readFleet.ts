@@ -30,6 +30,8 @@ export interface BranchState {
   commit: CommitInfo;
   /** Every file under `folder` ('' for all), by full path; each folder is listed once. */
   list(folder?: string): Promise<Map<string, TreeFile>>;
+  /** The names of the folders directly in `folder`, in git's order: its tree alone is read. */
+  folders(folder: string): Promise<string[]>;
 }
 
 /**
@@ -196,20 +198,29 @@ function branchState(
   reader: { reader: string; limitsGiven: boolean },
 ): BranchState {
   const listings = new Map<string, Promise<Map<string, TreeFile>>>();
-  const list = async (folder: string): Promise<Map<string, TreeFile>> => {
+  const treeOf = async (folder: string): Promise<string | null> => {
     let tree: string | null = commit.tree;
     for (const part of folder ? folder.split('/') : []) {
       const e: TreeEntry | undefined = (await readTree(repo, tree!)).find((x) => x.name === part);
       tree = e && isTreeMode(e.mode) ? e.oid : null;
-      if (!tree) return new Map();
+      if (!tree) return null;
     }
-    const files = await listTreeFiles(repo, tree!, limit).catch((err: unknown) => {
+    return tree;
+  };
+  const list = async (folder: string): Promise<Map<string, TreeFile>> => {
+    const tree = await treeOf(folder);
+    if (!tree) return new Map();
+    const files = await listTreeFiles(repo, tree, limit).catch((err: unknown) => {
       throw tooLargeToRead(reader, commit.oid, err);
     });
     return folder ? new Map([...files].map(([p, f]) => [`${folder}/${p}`, f])) : files;
   };
   return {
     commit,
+    folders: async (folder) => {
+      const tree = await treeOf(folder);
+      return tree ? (await readTree(repo, tree)).filter((e) => isTreeMode(e.mode)).map((e) => e.name) : [];
+    },
     list: (folder = '') => {
       let p = listings.get(folder);
       if (!p) listings.set(folder, (p = list(folder)));

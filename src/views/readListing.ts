@@ -266,14 +266,21 @@ function bindingStatusItem(item: AggregatedStatusItem): Obj {
 async function listWorks(fleet: Fleet, q: ListingQuery): Promise<Listing> {
   const rendered = requireRendered(fleet);
   const wantNs = q.allNamespaces ? undefined : q.namespace;
-  const paths = [...(await rendered.list(q.cluster ? `clusters/${q.cluster}` : 'clusters')).keys()].filter((p) => {
-    const [top, cluster, ns, file] = p.split('/');
-    if (top !== 'clusters' || !file || !file.endsWith('.yaml')) return false;
-    return (
-      (q.cluster === undefined || cluster === q.cluster) &&
-      (wantNs === undefined || ns === (wantNs || CLUSTER_SCOPED_FOLDER))
-    );
-  });
+  const nsFolder = wantNs === undefined ? undefined : wantNs || CLUSTER_SCOPED_FOLDER;
+  // Each cluster's folder of that namespace, not every cluster's whole folder: at 50,000 templates × 500 clusters the
+  // clusters hold three million files. A name is in its file's name, but for a long one (a prefix and a hash).
+  const clusters = q.cluster !== undefined ? [q.cluster] : await rendered.folders('clusters');
+  const listed = await Promise.all(
+    clusters.map((c) => rendered.list(nsFolder === undefined ? `clusters/${c}` : `clusters/${c}/${nsFolder}`)),
+  );
+  const named = q.name === undefined ? undefined : `_${q.name}.yaml`;
+  const paths = listed
+    .flatMap((files) => [...files.keys()])
+    .filter((p) => {
+      const file = p.split('/')[3];
+      if (!file || !file.endsWith('.yaml')) return false;
+      return named === undefined || file.endsWith(named) || file.includes('~');
+    });
   const docs = await readDocuments(fleet.repo, rendered, paths);
   const items = paths
     .map((p) => ({ path: p, cluster: p.split('/')[1]!, manifest: docs.get(p)?.[0] as Obj | undefined }))

@@ -6,6 +6,8 @@ import type { TempRepo } from '../commits/helpers/tempRepo.ts';
 import { makeFleetRepo, runReadCommand } from './helpers/fleetRepo.ts';
 import {
   clusterYaml,
+  configMap,
+  configMapPolicy,
   makeConfigRepoWith,
   MEMBERS,
   nginxPolicy,
@@ -369,6 +371,41 @@ test('get reads the Clusters and policies of the commit asked for, pushed after 
       ['member1', 'member2', 'member3'].map((n) => `cluster.cluster.karmada.io/${n}\n`).join(''),
     );
     assert.is(await names('pp', '--rev', 'HEAD~1'), 'propagationpolicy.policy.karmada.io/nginx-propagation\n');
+  } finally {
+    for (const r of repos) r.cleanup();
+  }
+});
+
+test('get works NAME reads one namespace of each cluster, and finds a name too long for its file name', async () => {
+  const repos: ConfigRepo[] = [];
+  try {
+    const long = `cfg-${'x'.repeat(238)}`; // Karmada's longest (242): its file is named by a prefix and a hash
+    const r = makeConfigRepoWith(
+      repos,
+      {
+        ...MEMBERS,
+        'policies/cm.yaml': configMapPolicy(['member1', 'member3']),
+        'policies/cm-shop.yaml': configMapPolicy(['member2'], 'shop'),
+        'templates/cm.yaml': [configMap('app'), configMap(long), configMap('app', { v: '1' }, 'shop')].join('---\n'),
+      },
+      'ConfigMaps in two namespaces',
+    );
+    await syncRepo(await openRepo(r.dir), { sourceRef: 'refs/heads/main', outputRef: 'refs/heads/flotilla/rendered' });
+    const works = async (...args: string[]) =>
+      (await runReadCommand(getCommand, r.dir, NOW, ['works', ...args, '--no-headers'])).out
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/ +/).slice(0, 4).join(' '));
+    assert.equal(await works('app', '-n', 'default'), [
+      'member1 default ConfigMap app',
+      'member3 default ConfigMap app',
+    ]);
+    assert.equal(await works('app', '-n', 'shop'), ['member2 shop ConfigMap app']);
+    assert.equal(await works(long, '-n', 'default'), [
+      `member1 default ConfigMap ${long}`,
+      `member3 default ConfigMap ${long}`,
+    ]);
+    assert.equal(await works('app', '-A', '--cluster', 'member2'), ['member2 shop ConfigMap app']);
   } finally {
     for (const r of repos) r.cleanup();
   }
