@@ -1,6 +1,7 @@
 import { readTemplateSource } from '../audits/readTemplateUnit.ts';
 import { parseArgs } from 'node:util';
-import { groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { takesKind } from '../views/resolveResourceType.ts';
 import { readBlame, type Blame, type BlameSource } from '../audits/readBlame.ts';
 import { printable } from '../views/printTable.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
@@ -25,11 +26,7 @@ export async function blameCommand(argv: string[], ctx: ReadCommandContext): Pro
   const fleet = await openFleet('blame', values);
   const { type, name } = await resolveTarget(fleet, positionals, USAGE);
   if (type.type !== 'templates' || !name) throw new UsageError(`blame names one object by <kind>/<name>: ${USAGE}`);
-  const known = (
-    (await fleet.rendered?.index.templateKeysOfKinds(
-      (k) => k.kind === type.kind && (type.group === undefined || groupOf(k.apiVersion) === type.group),
-    )) ?? []
-  )
+  const known = ((await fleet.rendered?.index.templateKeysOfKinds((k) => takesKind(type, k))) ?? [])
     .map(parseRefKey)
     .filter((r) => r.name === name);
   const ref: ObjectRef = known.find((r) => r.namespace === (values.namespace ?? 'default')) ??

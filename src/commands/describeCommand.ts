@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { readGoBoolFlags } from './goBoolFlags.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import { groupOf, parseRefKey, refKey } from '../api/kinds.ts';
+import { takesKind } from '../views/resolveResourceType.ts';
 import { readObjectHistory } from '../audits/readObjectHistory.ts';
 import { readTemplateUnit } from '../audits/readTemplateUnit.ts';
 import { readTree } from '../commits/readTree.ts';
@@ -199,12 +200,7 @@ async function describeFound(
     type.type === 'bindings'
       ? templates.find((r) => r.namespace === namespace && bindingPath(r).endsWith(`/${name}.yaml`))!
       : templates.find(
-          (r) =>
-            type.type === 'templates' &&
-            r.kind === type.kind &&
-            (type.group === undefined || groupOf(r.apiVersion) === type.group) &&
-            r.name === name &&
-            r.namespace === namespace,
+          (r) => type.type === 'templates' && takesKind(type, r) && r.name === name && r.namespace === namespace,
         )!;
   if (where.cluster !== undefined && type.type === 'templates') {
     // The member's copy, as kubectl's generic describer prints an object; its events are the rendered commits that

@@ -1,7 +1,8 @@
 import { describeTemplateUnit } from '../units/describeUnit.ts';
 import { stringify } from 'yaml';
 import { GO_YAML_DOCUMENT_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { describeRef, groupOf, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { describeRef, parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { takesKind } from '../views/resolveResourceType.ts';
 import type { ConfigModel } from '../api/model.ts';
 import type { GitRepo } from '../commits/types.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
@@ -57,8 +58,7 @@ type Answer = { model: ConfigModel; explanation: TemplateExplanation } | { error
 function readWords(opts: ExplainOptions, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>) {
   const { type, word, name } = parseResourceWords(opts.words, USAGE, kinds);
   if (type.type !== 'templates' || !name) throw new UsageError(`explain names one template by <kind>/<name>: ${USAGE}`);
-  const ofType = (ref: { apiVersion: string; kind: string }) =>
-    ref.kind === type.kind && (type.group === undefined || groupOf(ref.apiVersion) === type.group);
+  const ofType = (ref: { apiVersion: string; kind: string }) => takesKind(type, ref);
   return { type, word, name, ofType };
 }
 

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { GO_YAML_STRINGIFY_OPTIONS } from '../yaml/goYamlSchema.ts';
-import { APPS_API_VERSION, describeRef, groupOf, parseRefKey } from '../api/kinds.ts';
+import { APPS_API_VERSION, describeRef, parseRefKey } from '../api/kinds.ts';
+import { takesKind } from '../views/resolveResourceType.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { buildCommit } from '../commits/buildCommit.ts';
 import { openRepo } from '../commits/openRepo.ts';
@@ -70,8 +71,7 @@ export async function rescheduleCommand(
   ]);
   if (type.type !== 'templates' || !name)
     throw new UsageError(`reschedule names one workload by <kind>/<name>: ${USAGE}`);
-  const ofType = (ref: { apiVersion: string; kind: string }) =>
-    ref.kind === type.kind && (type.group === undefined || groupOf(ref.apiVersion) === type.group);
+  const ofType = (ref: { apiVersion: string; kind: string }) => takesKind(type, ref);
   const { model } = since.full ? since : await loadTemplatesOfKinds(fleet, ofType, name);
   const matches = [...model.templates.values()].filter(
     (t) =>

@@ -281,8 +281,18 @@ async function karmadaFilesOfRender(fleet: Fleet): Promise<KarmadaFilesOfRender 
   return tree ? { tree, karmadaFiles: await fleet.rendered!.index.karmadaFiles() } : null;
 }
 
-/** The source tree the rendered head's index was made from; null without a render, or when that commit is gone. */
-async function renderedSourceTree(fleet: Fleet): Promise<string | null> {
+/**
+ * The source tree the rendered head's index was made from; null without a render, or when that commit is gone. Read
+ * once per fleet: a command may load the source from that render more than once (reschedule, explain).
+ */
+function renderedSourceTree(fleet: Fleet): Promise<string | null> {
+  let tree = renderedSources.get(fleet);
+  if (!tree) renderedSources.set(fleet, (tree = readRenderedSourceTree(fleet)));
+  return tree;
+}
+const renderedSources = new WeakMap<Fleet, Promise<string | null>>();
+
+async function readRenderedSourceTree(fleet: Fleet): Promise<string | null> {
   if (!fleet.rendered) return null;
   const { rendered, source } = await readLastRenderAt(fleet.repo, fleet.rendered.commit.oid);
   // A render that held its source commit whole kept the index of the last good one.

@@ -40,7 +40,7 @@ import {
   type TemplateKind,
 } from './readFleet.ts';
 import { readFirstSeen } from './readFirstSeen.ts';
-import type { ResourceType } from './resolveResourceType.ts';
+import { takesKind, type ResourceType } from './resolveResourceType.ts';
 import { SOURCE_COMMIT_ANNOTATION } from '../works/renderTemplates.ts';
 import { markerTool } from '../units/detectUnits.ts';
 import { readUnitObjects } from '../units/readUnitObjects.ts';
@@ -496,8 +496,7 @@ async function listTemplates(
   const rendered = requireRendered(fleet);
   const wantNs = q.allNamespaces ? undefined : (q.namespace ?? 'default');
   // What the keys tell (kind, namespace, name) first: only the entries of those are parsed.
-  const ofType = (k: TemplateKind) =>
-    k.kind === type.kind && (type.group === undefined || groupOf(k.apiVersion) === type.group);
+  const ofType = (k: TemplateKind) => takesKind(type, k);
   const keys =
     q.name !== undefined && wantNs !== undefined
       ? await keysNamed(rendered.index, ofType, wantNs, q.name)

@@ -15,6 +15,14 @@ export type ResourceType =
   | { type: 'policies'; kind: PolicyKind; plural: string }
   | { type: 'templates'; kind: string; group: string | undefined; plural: string };
 
+/** Whether an object of this kind is of the templates type: its kind, and its group when the word named one. Pure. */
+export function takesKind(
+  type: Extract<ResourceType, { type: 'templates' }>,
+  k: { apiVersion: string; kind: string },
+): boolean {
+  return k.kind === type.kind && (type.group === undefined || groupOf(k.apiVersion) === type.group);
+}
+
 // kubectl's plural and short names for the built-in kinds (metrics-server's, which share pods and nodes, are no
 // templates).
 const BUILT_IN = BUILTIN_RESOURCE_NAMES.filter((n) => n.group !== 'metrics.k8s.io');
