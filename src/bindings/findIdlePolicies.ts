@@ -1,5 +1,7 @@
 import type { ConfigModel } from '../api/model.ts';
 import type { Problem } from '../errors/problem.ts';
+import type { ObjectRef } from '../api/kinds.ts';
+import type { PropagationPolicy } from '../api/policy.ts';
 import { bestSelectorMatch, ImplicitPriority } from '../selectors/matchResourceSelector.ts';
 import { describePolicy, skipReason } from './matchPolicy.ts';
 
@@ -13,14 +15,7 @@ export function findIdlePolicies(model: ConfigModel): Problem[] {
   const problems: Problem[] = [];
   for (const { object: policy, source } of model.propagationPolicies) {
     const namespaced = policy.kind === 'PropagationPolicy';
-    const selects = templates.some((t) => {
-      // A PropagationPolicy only selects namespaced objects of its own namespace.
-      if (namespaced && (t.ref.namespace === '' || t.ref.namespace !== policy.metadata.namespace)) return false;
-      return (
-        bestSelectorMatch(policy.spec.resourceSelectors, { ...t.ref, labels: t.labels }) !== ImplicitPriority.NotMatched
-      );
-    });
-    if (selects) continue;
+    if (templates.some((t) => policySelects(policy, { ...t.ref, labels: t.labels }))) continue;
     problems.push({
       ...source,
       code: 'POLICY_SELECTS_NOTHING',
@@ -30,4 +25,17 @@ export function findIdlePolicies(model: ConfigModel): Problem[] {
     });
   }
   return problems;
+}
+
+/** Whether the policy's resourceSelectors match the object (a PropagationPolicy sees only its own namespace). */
+export function policySelects(
+  policy: PropagationPolicy,
+  object: ObjectRef & { labels?: Record<string, string> },
+): boolean {
+  if (
+    policy.kind === 'PropagationPolicy' &&
+    (object.namespace === '' || object.namespace !== policy.metadata.namespace)
+  )
+    return false;
+  return bestSelectorMatch(policy.spec.resourceSelectors, object) !== ImplicitPriority.NotMatched;
 }

@@ -11,12 +11,16 @@ import { isSkippedNamespace, matchPolicy } from './matchPolicy.ts';
  * an error). `default` exists everywhere; Karmada's skipped namespaces (kube-*, karmada-*) propagate nothing. Needs
  * the whole commit, as findIdlePolicies does.
  */
-export function findUncreatedNamespaces(model: ConfigModel): Problem[] {
+export function findUncreatedNamespaces(
+  model: ConfigModel,
+  /** Whether the commit has this Namespace's template; by default, whether the model holds it (a whole commit's). */
+  hasTemplate: (key: string) => boolean = (key) => model.templates.has(key),
+): Problem[] {
   const first = new Map<string, Template>();
   for (const t of model.templates.values()) {
     const ns = t.ref.namespace;
     if (!ns || ns === 'default' || isSkippedNamespace(ns) || first.has(ns)) continue;
-    if (model.templates.has(refKey({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ns }))) continue;
+    if (hasTemplate(refKey({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: ns }))) continue;
     if (matchPolicy(t, model.propagationPolicies).status !== 'matched') continue;
     first.set(ns, t);
   }

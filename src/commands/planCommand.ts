@@ -38,7 +38,8 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
     base: opts.base,
     head: opts.head,
     clusterStatus: await observedClusters(repo, opts.clusterStatusFile),
-    ...(opts.clusterStatusFile ? {} : { autoscaled: await statusBranchAutoscaled(repo) }),
+    // From the last render, as the sync after the merge: a file's cluster state is another than that render read.
+    ...(opts.clusterStatusFile ? {} : { autoscaled: await statusBranchAutoscaled(repo), fromRender: true }),
     ...(opts.pruneThreshold !== undefined ? { pruneThreshold: opts.pruneThreshold } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
     onPhase: (text) => working.phase(`flotilla plan: ${text}`),

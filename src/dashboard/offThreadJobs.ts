@@ -33,6 +33,7 @@ export async function answerJob(job: OffThreadJob): Promise<Uint8Array> {
       head: job.head,
       clusterStatus: await readObservedClusters(repo, DEFAULT_STATUS_REF),
       autoscaled: await statusBranchAutoscaled(repo),
+      fromRender: true,
       ...limits,
     });
     answer = planJson(plan);

@@ -314,7 +314,7 @@ async function guardPrune(
     return { ...guarded, prune: [...guarded.prune, ...followers] };
   }
   const input = {
-    current: new Map([[cluster, inventory.map(refKey)]]),
+    current: new Map([[cluster, inventory.length]]),
     removals: new Map([[cluster, planned.map(refKey)]]),
     source: safety.source,
     allowWith: 'new-commit' as const,

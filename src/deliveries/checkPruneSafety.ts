@@ -23,8 +23,8 @@ export interface DeletingCommit {
 export type DeletionAttribution = (cluster: string, refKey: string) => DeletingCommit | undefined;
 
 export interface PruneInput {
-  /** Per cluster: refKeys of every object it holds before the change. */
-  current: ReadonlyMap<string, readonly string[]>;
+  /** Per cluster: how many objects it holds before the change. */
+  current: ReadonlyMap<string, number>;
   /** Per cluster: refKeys the change would delete there. */
   removals: ReadonlyMap<string, readonly string[]>;
   /**
@@ -90,7 +90,7 @@ export function checkPruneSafety(input: PruneInput): PruneVerdict {
   const holds: HeldPrune[] = [];
   for (const cluster of clusters) {
     const removed = [...input.removals.get(cluster)!].sort();
-    const total = input.current.get(cluster)?.length ?? 0;
+    const total = input.current.get(cluster) ?? 0;
     if (total > 0 && removed.length >= total) {
       holds.push({
         cluster,

@@ -73,6 +73,8 @@ import {
   RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
+import { markerTool } from '../units/detectUnits.ts';
+import { UNIT_OPTIONS_FILE } from '../units/unitOptions.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -120,12 +122,71 @@ export interface RenderReport {
  * render, I/O (one packfile, one commit, a compare-and-swap of the branch). The output commit's tree is
  * the previous one with only what this commit affects rewritten.
  */
-export async function renderRevision(
+export function renderRevision(
   repo: GitRepo,
   sourceSha: string,
   target: RenderTarget,
   again?: RenderAgain,
 ): Promise<RenderReport> {
+  return renderOrDraft(repo, sourceSha, target, again, false);
+}
+
+/**
+ * What rendering one source commit onto the output branch would change, nothing written (plan's view of a merge): the
+ * same reads and the same pure render as renderRevision, its files kept as text. Null when that render would not
+ * continue from the branch's last render as it stands (none, a hand-made commit on top, a held source), would commit
+ * nothing, or would hold the commit: the caller renders the whole commit instead.
+ */
+export async function draftRender(repo: GitRepo, sourceSha: string, target: RenderTarget): Promise<RenderDraft | null> {
+  const result = await renderOrDraft(repo, sourceSha, target, undefined, true);
+  return 'draft' in result ? result : null;
+}
+
+/** What draftRender found: the edits of the output tree it started from, with what the render knew. */
+export interface RenderDraft {
+  draft: true;
+  sourceCommit: string;
+  /** The output tree the edits apply to: the last render's. */
+  tree: string;
+  /** Output path → its new text, or null to delete; index and registry files are not among them. */
+  edits: ReadonlyMap<string, string | null>;
+  /** Every Karmada object of the commit, and the templates the change reaches (those rendered). */
+  model: ConfigModel;
+  affected: ReadonlySet<string>;
+  /** Index entries of the templates rendered, before (from the last render) and after; null: none. */
+  entries: ReadonlyMap<string, { before: IndexEntry | null; after: IndexEntry | null }>;
+  /** The output index as the render would write it, loaded where the render read it. */
+  index: ShardedIndex;
+  /** The files the last render's source may hold Karmada objects in (its index's list). */
+  karmadaFiles: readonly string[];
+  /** Source files read as a Helm or Kustomize unit, or that were one: their templates' origins need both commits. */
+  unitsTouched: boolean;
+  problems: Problem[];
+  explanations: Map<string, TemplateExplanation>;
+  released: ReadonlyMap<string, string[]>;
+}
+
+async function renderOrDraft(
+  repo: GitRepo,
+  sourceSha: string,
+  target: RenderTarget,
+  again: RenderAgain | undefined,
+  draft: false,
+): Promise<RenderReport>;
+async function renderOrDraft(
+  repo: GitRepo,
+  sourceSha: string,
+  target: RenderTarget,
+  again: RenderAgain | undefined,
+  draft: true,
+): Promise<RenderReport | RenderDraft>;
+async function renderOrDraft(
+  repo: GitRepo,
+  sourceSha: string,
+  target: RenderTarget,
+  again: RenderAgain | undefined,
+  draft: boolean,
+): Promise<RenderReport | RenderDraft> {
   const source = await readCommitInfo(repo, sourceSha);
   // The new commit goes on top of the head and edits its tree; what Flotilla knows of its last render (source,
   // cluster state, index) comes from the last commit it wrote, below any made by hand.
@@ -135,6 +196,9 @@ export async function renderRevision(
   const previousOutput = last.rendered;
   const previousTrailers = previousOutput ? commitTrailers(previousOutput) : {};
   const previousSource = last.source;
+  // A draft continues from a render as it stands: not one a person committed on top of, nor a held source.
+  if (draft && (!previousOutput || previousOutput.oid !== outputHead || previousTrailers[LAST_GOOD_TRAILER]))
+    return noCommit(sourceSha, false);
   const rerender = Boolean(again) && previousOutput !== null && previousSource === sourceSha;
   if (previousOutput && previousSource === sourceSha && !rerender) {
     return noCommit(sourceSha, false);
@@ -185,6 +249,10 @@ export async function renderRevision(
     evictionsDue.length > 0 && headTree
       ? await evictionsEndingNow(repo, headTree, evictionsDue, statusSource, now, target.gracefulEvictionTimeoutSeconds)
       : { ending: evictionsDue, waiting: new Map<string, number | null>() };
+  // A draft stands for the merge's render only when the source is all that moved since the last render: a plan shows
+  // what the change does, not a failover or an autoscaler's move due anyway.
+  if (draft && (autoscaleMoved || stateMoves !== undefined || retried.size > 0 || evictionLook.ending.length > 0))
+    return noCommit(sourceSha, false);
   const alsoAffected =
     again === 'all'
       ? undefined
@@ -206,7 +274,8 @@ export async function renderRevision(
           ...(stateMoves && (stateMoves.evicting.size + stateMoves.freed.size > 0 || stateMoves.noExecuteDue)
             ? { clustersMoved: stateMoves }
             : {}),
-          ...(headTree
+          // A draft renders those too: a plan says why each moved template went where it goes.
+          ...(headTree && !draft
             ? {
                 keptResults: (
                   m: ConfigModel,
@@ -237,7 +306,7 @@ export async function renderRevision(
     if (!(err instanceof TreeTooLargeError)) throw err;
     if (!previousOutput || !lastGoodSource)
       throw new SourceTooLargeError(sourceTooLarge(sourceSha, err, null), sourceSha, err);
-    if (rerender) return noCommit(sourceSha, false);
+    if (rerender || draft) return noCommit(sourceSha, false);
     return holdSource(
       repo,
       target,
@@ -300,39 +369,73 @@ export async function renderRevision(
   const health = await readTemplateStatuses(repo, statusSource, watched);
 
   const model = withAutoscaledReplicas(withClusterStatus(loaded.model, observed), autoscaled);
+  const unitsTouched = draft && [...loaded.touchedFiles].some(([path, f]) => f?.unit || isUnitFile(path));
   // What the file index needs of the touched files, taken now: the render is handed the templates (releaseTemplates),
   // so each parsed template goes with its placement once its files are written, held by nothing else.
   const touchedFiles = fileIndexEntries(loaded.touchedFiles);
   loaded.touchedFiles.clear();
+  const renderInput = {
+    model,
+    affected: loaded.affected,
+    previousIndex: index,
+    previousBindings: bindings,
+    ...(namespaceContents ? { namespaceContents } : {}),
+    previousFiles: files,
+    previousParsed: parsed,
+    sourceCommit: sourceSha,
+    failover: {
+      now,
+      observed: health,
+      ...(target.gracefulEvictionTimeoutSeconds !== undefined
+        ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds }
+        : {}),
+    },
+    onlyClustersChanged: loaded.onlyClustersChanged,
+    ...(loaded.shrunk ? { shrunk: loaded.shrunk } : {}),
+    takenPaths: takenBy,
+    ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),
+  };
+  if (draft) {
+    // Why each cluster was or was not chosen is what a plan shows; the templates stay, for what their files say.
+    const out = await renderTemplates({ ...renderInput, clusterReasons: true });
+    await index.load({ templates: out.indexChanges.keys() });
+    const entries = new Map<string, { before: IndexEntry | null; after: IndexEntry | null }>();
+    for (const key of [...loaded.affected, ...out.indexChanges.keys()]) {
+      const before = index.template(key) ?? null;
+      const change = out.indexChanges.get(key);
+      entries.set(key, { before, after: change === undefined ? before : change });
+    }
+    await applyIndexChanges(index, out.indexChanges);
+    await updateFileIndex(index, touchedFiles, loaded.model.unreadableFiles);
+    // A source emptied is held by the render; the whole commit's plan says so.
+    if (index.sourceFileCount() === 0) return noCommit(sourceSha, false);
+    return {
+      draft: true,
+      sourceCommit: sourceSha,
+      tree: headTree!,
+      edits: out.edits,
+      model,
+      affected: loaded.affected,
+      entries,
+      index,
+      karmadaFiles: history?.karmadaFiles ?? [],
+      unitsTouched,
+      problems: [...loaded.model.problems, ...out.problems],
+      explanations: out.explanations,
+      released: out.released,
+    };
+  }
   if (loaded.model.templates !== model.templates) loaded.model.templates.clear();
   // Files go into the pack as they are rendered; a render that ends without a commit drops them.
   const pack = new PackWriter(repo);
   try {
     const out = await renderTemplates({
+      ...renderInput,
       // Each file's entry in the pack (a number), not its hex id: a cold render keeps one per file until the tree.
       keep: (text: string) => pack.addBlob(text),
-      model,
-      affected: loaded.affected,
-      previousIndex: index,
-      previousBindings: bindings,
-      ...(namespaceContents ? { namespaceContents } : {}),
-      previousFiles: files,
-      previousParsed: parsed,
-      sourceCommit: sourceSha,
-      failover: {
-        now,
-        observed: health,
-        ...(target.gracefulEvictionTimeoutSeconds !== undefined
-          ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds }
-          : {}),
-      },
-      onlyClustersChanged: loaded.onlyClustersChanged,
-      ...(loaded.shrunk ? { shrunk: loaded.shrunk } : {}),
-      takenPaths: takenBy,
-      // Nothing here prints why each cluster was or was not chosen (explain and plan render snapshots for that).
+      // Nothing here prints why each cluster was or was not chosen (explain and plan draft for that).
       clusterReasons: false,
       releaseTemplates: true,
-      ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),
     });
     // Each step below walks the whole fleet once on a cold render: the event loop gets a turn between them.
     await eventLoopTurn();
@@ -476,6 +579,12 @@ export async function renderRevision(
   } finally {
     await pack.discard(); // after flush() only ends an idle thread, if any
   }
+}
+
+/** A unit's marker or options file: a change to it can make a folder a unit, or stop it being one. */
+function isUnitFile(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return markerTool(name) !== undefined || name === UNIT_OPTIONS_FILE;
 }
 
 function retriedReport(retried: ReadonlyMap<string, string>): { retried?: string[] } {

@@ -42,6 +42,11 @@ export interface PlanInput {
   };
   /** Passed to checkPruneSafety. Default 0.5. */
   pruneThreshold?: number;
+  /**
+   * How many files each cluster that loses one holds before the change, when the sides' `files` hold only what the
+   * change rewrites (a plan drafted over the last render); absent: the base's files are the whole tree.
+   */
+  inventory?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -53,7 +58,8 @@ export function buildPlan(input: PlanInput): Plan {
   const { base, head } = input;
   const refs = refsByPath([base.index, head.index]);
   const clusters: Record<string, ClusterPlan> = {};
-  const current = new Map<string, string[]>();
+  // Files each cluster holds before the change, less those it releases: as the applier counts its inventory.
+  const current = new Map<string, number>(input.inventory ?? []);
   const removals = new Map<string, string[]>();
   const released = new Map([...(head.released ?? [])].map(([cluster, refs]) => [cluster, new Set(refs)]));
   const basePolicies = base.overridePolicies ?? [];
@@ -70,7 +76,9 @@ export function buildPlan(input: PlanInput): Plan {
     const after = head.files.get(path);
     const releasing = after === undefined && released.get(cluster)?.has(ref) === true;
     // As the applier counts: a released object leaves the inventory before prune safety weighs the deletions.
-    if (before !== undefined && !releasing) push(current, cluster, ref);
+    // The inventory counted every file already; the base's files are counted here, one by one.
+    const counted = input.inventory ? (releasing ? -1 : 0) : releasing ? 0 : 1;
+    if (before !== undefined && counted !== 0) current.set(cluster, (current.get(cluster) ?? 0) + counted);
     const oldText = before === undefined ? null : memberText(before);
     const newText = after === undefined ? null : memberText(after);
     if (oldText === newText) continue;

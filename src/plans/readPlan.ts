@@ -5,7 +5,7 @@ import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
-import { refKey, type ObjectRef } from '../api/kinds.ts';
+import { parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { GitRepo } from '../commits/types.ts';
@@ -19,6 +19,20 @@ import { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import { readBranchHead } from '../commits/readRef.ts';
 import { RENDERED_BRANCH } from '../branches/rendered/branch.ts';
 import { buildPlan } from './buildPlan.ts';
+import { draftRender, type RenderDraft } from '../outputs/renderRevision.ts';
+import { readLastRender } from '../branches/rendered/readLastRender.ts';
+import { resolveRev } from '../commits/resolveRev.ts';
+import { readTextFiles } from '../commits/readPathOids.ts';
+import { listFolderFiles } from '../commits/listFolderFiles.ts';
+import { karmadaFilePaths, loadKarmadaObjects } from '../outputs/loadSource.ts';
+import { clusterOfPath } from '../branches/rendered/outputPaths.ts';
+import type { IndexEntry, OutputIndex } from '../branches/rendered/outputIndex.ts';
+import { findUnknownClusterNames } from '../bindings/findUnknownClusterNames.ts';
+import { findUncreatedNamespaces } from '../bindings/findUncreatedNamespaces.ts';
+import { parseDocuments } from '../documents/parseDocuments.ts';
+import { findIdlePolicies, policySelects } from '../bindings/findIdlePolicies.ts';
+import { policyKey } from '../bindings/matchPolicy.ts';
+import type { PropagationPolicy } from '../api/policy.ts';
 import type { SourceState } from '../deliveries/checkPruneSafety.ts';
 import type { Plan } from './types.ts';
 
@@ -35,6 +49,14 @@ export interface PlanRequest {
   limits?: RenderLimits;
   /** Told each step as it starts (rendering the base, the head, comparing), for a person waiting on a large fleet. */
   onPhase?: (text: string) => void;
+  /**
+   * Start from the rendered branch when its last render is of `base`, as the sync after the merge will: only what the
+   * change reaches renders, with the status branch's cluster state and FederatedHPA decisions (clusterStatus and
+   * autoscaled are then not used). Both commits render whole instead when anything but the source moved since that
+   * render (cluster state, decisions, eviction tasks due), or the change touches a Helm or Kustomize unit or removes a
+   * Namespace. Problems are then those of what the change reaches, not of the untouched files.
+   */
+  fromRender?: boolean;
 }
 
 /**
@@ -43,6 +65,10 @@ export interface PlanRequest {
  * to the pure buildPlan. Nothing is written.
  */
 export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
+  if (req.fromRender) {
+    const plan = await planFromRender(repo, req);
+    if (plan) return plan;
+  }
   // The FederatedHPA decisions a render would use now: a PR's plan shows the replicas they give, and says so.
   const autoscaled = req.autoscaled ?? new Map();
   // A head that breaks a Cluster or policy keeps, once merged, the definition the renders so far read (as the sync
@@ -111,6 +137,155 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
     },
     ...(req.pruneThreshold !== undefined ? { pruneThreshold: req.pruneThreshold } : {}),
   });
+}
+
+/**
+ * The plan of a change to the commit the rendered branch last rendered: the head drafted over that render (nothing
+ * written), each side's files read only where the draft changes them. Null when the draft cannot stand for the merge's
+ * render (outputs/renderRevision.ts draftRender) or the change touches a unit, whose origins need both whole commits.
+ */
+async function planFromRender(repo: GitRepo, req: PlanRequest): Promise<Plan | null> {
+  const outputRef = req.outputRef ?? `refs/heads/${RENDERED_BRANCH}`;
+  const last = await readLastRender(repo, outputRef);
+  const [base, head] = [await resolveRev(repo, req.base), await resolveRev(repo, req.head)];
+  if (!last.rendered || last.source !== base || head === base) return null;
+  req.onPhase?.(`rendering what the head (${req.head}) changes over the render of the base (${req.base})`);
+  const draft = await draftRender(repo, head, { outputRef, ...(req.limits ? { limits: req.limits } : {}) }).catch(
+    unreadable,
+  );
+  // A Namespace removed takes with it what the change did not render: whether its objects stay, and where the first
+  // of them is written, is the whole commit's to say.
+  if (!draft || draft.unitsTouched || removesNamespace(draft)) return null;
+  req.onPhase?.('comparing what each cluster gets');
+  const paths = [...draft.edits.keys()].filter((p) => clusterOfPath(p) !== undefined || p.startsWith('bindings/'));
+  const baseFiles = await readTextFiles(repo, draft.tree, paths);
+  const headFiles = new Map<string, string>();
+  for (const path of paths) {
+    const text = draft.edits.get(path);
+    if (typeof text === 'string') headFiles.set(path, text);
+  }
+  const baseCommit = await readCommitInfo(repo, base);
+  const commit = await readCommitInfo(repo, head);
+  const baseKarmada = await loadKarmadaObjects(
+    repo,
+    baseCommit.tree,
+    await karmadaFilePaths(repo, baseCommit.tree, { tree: baseCommit.tree, karmadaFiles: draft.karmadaFiles }),
+    sourceLimitsOf(req.limits),
+  );
+  const entries = (side: 'before' | 'after'): OutputIndex => ({
+    files: {},
+    templates: Object.fromEntries([...draft.entries].flatMap(([key, e]) => (e[side] ? [[key, e[side]] as const] : []))),
+  });
+  return buildPlan({
+    base: { sha: base, files: baseFiles, index: entries('before'), overridePolicies: baseKarmada.overridePolicies },
+    head: {
+      sha: head,
+      files: headFiles,
+      index: entries('after'),
+      units: unitsOf(draft.model),
+      clusterUnits: clusterUnitsOf(draft.model),
+      overridePolicies: draft.model.overridePolicies,
+      problems: [
+        ...(await Promise.all(draft.problems.map((p) => atBaseObject(repo, baseCommit.tree, p)))),
+        ...(await wholeCommitChecks(draft, baseKarmada)),
+      ],
+      explanations: draft.explanations,
+      released: draft.released,
+      trailers: parseTrailers(commit.message),
+      // The draft held an emptied source (draftRender gave none): what it read has objects.
+      source: 'ok',
+    },
+    inventory: await clusterInventory(repo, draft.tree, baseFiles, headFiles),
+    ...(req.pruneThreshold !== undefined ? { pruneThreshold: req.pruneThreshold } : {}),
+  });
+}
+
+/**
+ * The whole-commit checks a draft can make: Cluster names no registration has (every policy and Cluster is read), and
+ * policies that select no template. A policy the change adds or edits had every template it selects rendered; one that
+ * placed a template the change reached may still select others, which the index names with their labels.
+ */
+async function wholeCommitChecks(draft: RenderDraft, base: ConfigModel): Promise<Problem[]> {
+  const before = new Set(base.propagationPolicies.map((p) => JSON.stringify(p.object)));
+  const placed = new Set([...draft.entries.values()].flatMap((e) => e.before?.policy ?? []));
+  const idle: Problem[] = [];
+  for (const p of draft.model.propagationPolicies) {
+    const changed = !before.has(JSON.stringify(p.object));
+    if (!changed && !placed.has(policyKey(p.object))) continue;
+    const problems = findIdlePolicies({ ...draft.model, propagationPolicies: [p] });
+    if (problems.length === 0 || (!changed && (await selectsOthers(draft, p.object)))) continue;
+    idle.push(...problems);
+  }
+  // Whether the commit creates a namespace: a Namespace the draft rendered is in its model, any other in the index.
+  const { model, index, affected } = draft;
+  const namespaces = [...model.templates.values()].flatMap((t) =>
+    t.ref.namespace ? [refKey({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: t.ref.namespace })] : [],
+  );
+  await index.load({ templates: namespaces });
+  const uncreated = findUncreatedNamespaces(
+    model,
+    (key) => model.templates.has(key) || (!affected.has(key) && index.template(key) !== undefined),
+  );
+  return [...findUnknownClusterNames(model), ...idle, ...uncreated];
+}
+
+function removesNamespace(draft: RenderDraft): boolean {
+  return [...draft.entries].some(([key, e]) => {
+    const ref = parseRefKey(key);
+    return ref.apiVersion === 'v1' && ref.kind === 'Namespace' && e.before && !draft.model.templates.has(key);
+  });
+}
+
+/** A refused deletion's error at the object in the base commit, as the whole-commit plan places it (atBaseLine). */
+async function atBaseObject(repo: GitRepo, tree: string, problem: Problem): Promise<Problem> {
+  const ref = problem.code === 'DELETION_PROTECTED' ? (problem.data?.ref as ObjectRef | undefined) : undefined;
+  if (!ref) return problem;
+  const text = (await readTextFiles(repo, tree, [problem.file])).get(problem.file);
+  const doc = text
+    ? parseDocuments(problem.file, new TextEncoder().encode(text)).documents.find((d) => {
+        const o = d.value as {
+          apiVersion?: unknown;
+          kind?: unknown;
+          metadata?: { name?: unknown; namespace?: unknown };
+        };
+        return (
+          o?.apiVersion === ref.apiVersion &&
+          o.kind === ref.kind &&
+          o.metadata?.name === ref.name &&
+          (o.metadata?.namespace ?? (ref.namespace === '' ? '' : 'default')) === ref.namespace
+        );
+      })
+    : undefined;
+  return doc ? { ...problem, ...doc.source } : problem;
+}
+
+/** Whether the policy selects a template the draft did not render, by the index's entries. */
+async function selectsOthers(draft: RenderDraft, policy: PropagationPolicy): Promise<boolean> {
+  // A template the draft rendered was looked at in its model, where a broken one is absent: its held entry is not one.
+  const { index, affected } = draft;
+  let entries: [string, IndexEntry][];
+  if (policy.kind === 'PropagationPolicy')
+    entries = await index.templatesIn(new Set([policy.metadata.namespace ?? '']));
+  else {
+    await index.loadAll();
+    entries = index.templates();
+  }
+  return entries.some(
+    ([key, entry]) => !affected.has(key) && policySelects(policy, { ...parseRefKey(key), labels: entry.labels ?? {} }),
+  );
+}
+
+/** How many files each cluster that loses one holds before the change: what the prune guard weighs its losses by. */
+async function clusterInventory(
+  repo: GitRepo,
+  tree: string,
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): Promise<Map<string, number>> {
+  const losing = new Set([...before.keys()].filter((p) => !after.has(p)).flatMap((p) => clusterOfPath(p) ?? []));
+  const out = new Map<string, number>();
+  for (const cluster of losing) out.set(cluster, (await listFolderFiles(repo, tree, `clusters/${cluster}/`)).size);
+  return out;
 }
 
 /** A base or head too large to walk: a plan changes nothing, so it says it cannot read the commit, not what it keeps. */

@@ -59,16 +59,13 @@ export async function readPruneVerdict(repo: GitRepo, req: PruneVerdictRequest):
   for (const u of unnamed)
     push(removals, u.cluster, refFromManifest(new TextDecoder().decode(blobs.get(u.oid)!)) ?? u.path);
 
-  const current = new Map<string, string[]>();
+  const current = new Map<string, number>();
   const clusterTrees = await subtrees(repo, before.tree, 'clusters');
   for (const cluster of removals.keys()) {
     const oid = clusterTrees.get(cluster);
     const files = oid ? [...(await listTreeFiles(repo, oid)).keys()] : [];
     // As the applier counts: a released object leaves the inventory before prune safety weighs the deletions.
-    current.set(
-      cluster,
-      files.filter((f) => !releasedPaths.has(`clusters/${cluster}/${f}`)),
-    );
+    current.set(cluster, files.filter((f) => !releasedPaths.has(`clusters/${cluster}/${f}`)).length);
   }
 
   // Each deletion is judged by the trailer of the source commit whose render made it, as the applier will judge it.

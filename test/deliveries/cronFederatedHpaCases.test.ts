@@ -167,7 +167,9 @@ test('Scale Deployment testing', async () => {
   fleet.config.git('checkout', '-q', 'main');
   const opts = commonOptions(fleet.config.dir);
   await planCommand({ ...opts, base: 'main', head: 'web-divided', format: 'text' });
-  assert.match(opts.stdout(), /member2: \+ Deployment default\/web/);
+  // Planned over the fleet's render, where the rule's 4 run on member2: half of them move to member1.
+  assert.match(opts.stdout(), /member1: \+ Deployment default\/web/);
+  assert.match(opts.stdout(), /Deployment default\/web: member1 0→2, member2 4→2/);
   assert.match(
     opts.stdout(),
     'replicas governed by CronFederatedHPA default/web-cron rule scale-up: 4 replica(s), 3 in Git (status branch)',

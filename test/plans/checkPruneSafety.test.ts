@@ -8,7 +8,7 @@ const CRD = 'apiextensions.k8s.io/v1/CustomResourceDefinition//widgets.example.c
 
 test('deleting half or less of a cluster goes through', () => {
   const v = checkPruneSafety({
-    current: new Map([['m1', objs(4)]]),
+    current: new Map([['m1', 4]]),
     removals: new Map([['m1', objs(2)]]),
     source: 'ok',
   });
@@ -18,7 +18,7 @@ test('deleting half or less of a cluster goes through', () => {
 
 test('deleting more than the threshold is held, with the trailer as the fix', () => {
   const v = checkPruneSafety({
-    current: new Map([['m1', objs(4)]]),
+    current: new Map([['m1', 4]]),
     removals: new Map([['m1', objs(3)]]),
     source: 'ok',
   });
@@ -30,7 +30,7 @@ test('deleting more than the threshold is held, with the trailer as the fix', ()
 
 test('the threshold is configurable', () => {
   const v = checkPruneSafety({
-    current: new Map([['m1', objs(10)]]),
+    current: new Map([['m1', 10]]),
     removals: new Map([['m1', objs(2)]]),
     source: 'ok',
     threshold: 0.1,
@@ -41,8 +41,8 @@ test('the threshold is configurable', () => {
 test('deleting everything on a cluster is held, even a single object', () => {
   const v = checkPruneSafety({
     current: new Map([
-      ['m1', objs(1)],
-      ['m2', objs(3)],
+      ['m1', 1],
+      ['m2', 3],
     ]),
     removals: new Map([['m1', objs(1)]]),
     source: 'ok',
@@ -54,7 +54,7 @@ test('deleting everything on a cluster is held, even a single object', () => {
 });
 
 test('any Namespace or CRD deletion is held, other deletions beside it are not', () => {
-  const current = new Map([['m1', [...objs(10), NS, CRD]]]);
+  const current = new Map([['m1', 12]]);
   const v = checkPruneSafety({
     current,
     removals: new Map([['m1', [NS, CRD, 'v1/ConfigMap/default/cm0']]]),
@@ -71,7 +71,7 @@ test('any Namespace or CRD deletion is held, other deletions beside it are not',
 
 test('the trailer lets held deletions through and says what it allowed', () => {
   const v = checkPruneSafety({
-    current: new Map([['m1', objs(2)]]),
+    current: new Map([['m1', 2]]),
     removals: new Map([['m1', objs(2)]]),
     source: 'ok',
     allowReason: 'retiring the app',
@@ -83,7 +83,7 @@ test('the trailer lets held deletions through and says what it allowed', () => {
 
 test('an empty trailer value allows nothing', () => {
   const v = checkPruneSafety({
-    current: new Map([['m1', objs(2)]]),
+    current: new Map([['m1', 2]]),
     removals: new Map([['m1', objs(2)]]),
     source: 'ok',
     allowReason: '  ',
@@ -94,7 +94,7 @@ test('an empty trailer value allows nothing', () => {
 test('a source that is empty, unreadable or missing never means delete, trailer or not', () => {
   for (const source of ['empty', 'unreadable', 'missing'] as const) {
     const v = checkPruneSafety({
-      current: new Map([['m1', objs(10)]]),
+      current: new Map([['m1', 10]]),
       removals: new Map([['m1', objs(1)]]),
       source,
       allowReason: 'yes please',
@@ -106,7 +106,7 @@ test('a source that is empty, unreadable or missing never means delete, trailer 
 });
 
 test('no removals, nothing held', () => {
-  const v = checkPruneSafety({ current: new Map([['m1', objs(2)]]), removals: new Map([['m1', []]]), source: 'empty' });
+  const v = checkPruneSafety({ current: new Map([['m1', 2]]), removals: new Map([['m1', []]]), source: 'empty' });
   assert.equal(v.held, []);
 });
 
