@@ -8,7 +8,7 @@ import type { ResourceBinding } from '../api/binding.ts';
 import { parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import type { GitRepo } from '../commits/types.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { parseTrailers } from '../branches/rendered/trailers.ts';
 import { renderSnapshot } from '../outputs/renderSnapshot.ts';
@@ -30,6 +30,7 @@ import type { IndexEntry, OutputIndex } from '../branches/rendered/outputIndex.t
 import { findUnknownClusterNames } from '../bindings/findUnknownClusterNames.ts';
 import { findUncreatedNamespaces } from '../bindings/findUncreatedNamespaces.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
+import { markerTool } from '../units/detectUnits.ts';
 import { findIdlePolicies, policySelects } from '../bindings/findIdlePolicies.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
@@ -53,8 +54,8 @@ export interface PlanRequest {
    * Start from the rendered branch when its last render is of `base`, as the sync after the merge will: only what the
    * change reaches renders, with the status branch's cluster state and FederatedHPA decisions (clusterStatus and
    * autoscaled are then not used). Both commits render whole instead when anything but the source moved since that
-   * render (cluster state, decisions, eviction tasks due), or the change touches a Helm or Kustomize unit or removes a
-   * Namespace. Problems are then those of what the change reaches, not of the untouched files.
+   * render (cluster state, decisions, eviction tasks due), or the change removes a Namespace or an object of a Helm or
+   * Kustomize unit (whose origin only the base commit knows). Problems are then those of what the change reaches, not of the untouched files.
    */
   fromRender?: boolean;
 }
@@ -107,12 +108,7 @@ export async function readPlan(repo: GitRepo, req: PlanRequest): Promise<Plan> {
   }
   req.onPhase?.('comparing what each cluster gets');
   const commit = await readCommitInfo(repo, head.sha);
-  // A folder the change turns from a unit into an overlay's base: its objects' source moves, said in the plan.
-  const takeovers = await readUnitTakeovers(repo, (await readCommitInfo(repo, base.sha)).tree, commit.tree, {
-    maxEntries: sourceTreeEntries(sourceLimitsOf(req.limits)),
-  }).catch((err: unknown) => {
-    throw err instanceof TreeTooLargeError ? tooLargeToPlan(head.sha, err) : err;
-  });
+  const takeovers = await takeoversOf(repo, (await readCommitInfo(repo, base.sha)).tree, commit, req.limits);
   return buildPlan({
     base: {
       sha: base.sha,
@@ -154,8 +150,9 @@ async function planFromRender(repo: GitRepo, req: PlanRequest): Promise<Plan | n
     unreadable,
   );
   // A Namespace removed takes with it what the change did not render: whether its objects stay, and where the first
-  // of them is written, is the whole commit's to say.
-  if (!draft || draft.unitsTouched || removesNamespace(draft)) return null;
+  // of them is written, is the whole commit's to say. So is the unit an object came from, when the head does not have
+  // it from the same source.
+  if (!draft || removesNamespace(draft) || (draft.unitsTouched && needsBaseOrigins(draft))) return null;
   req.onPhase?.('comparing what each cluster gets');
   const paths = [...draft.edits.keys()].filter((p) => clusterOfPath(p) !== undefined || p.startsWith('bindings/'));
   const baseFiles = await readTextFiles(repo, draft.tree, paths);
@@ -188,6 +185,7 @@ async function planFromRender(repo: GitRepo, req: PlanRequest): Promise<Plan | n
       problems: [
         ...(await Promise.all(draft.problems.map((p) => atBaseObject(repo, baseCommit.tree, p)))),
         ...(await wholeCommitChecks(draft, baseKarmada)),
+        ...(draft.unitsTouched ? await takeoversOf(repo, baseCommit.tree, commit, req.limits) : []),
       ],
       explanations: draft.explanations,
       released: draft.released,
@@ -227,6 +225,34 @@ async function wholeCommitChecks(draft: RenderDraft, base: ConfigModel): Promise
     (key) => model.templates.has(key) || (!affected.has(key) && index.template(key) !== undefined),
   );
   return [...findUnknownClusterNames(model), ...idle, ...uncreated];
+}
+
+/** A folder the change turns from a unit into an overlay's base: its objects' source moves, said in the plan. */
+async function takeoversOf(
+  repo: GitRepo,
+  baseTree: string,
+  head: CommitInfo,
+  limits: RenderLimits | undefined,
+): Promise<Problem[]> {
+  return readUnitTakeovers(repo, baseTree, head.tree, {
+    maxEntries: sourceTreeEntries(sourceLimitsOf(limits)),
+  }).catch((err: unknown) => {
+    throw err instanceof TreeTooLargeError ? tooLargeToPlan(head.oid, err) : err;
+  });
+}
+
+/**
+ * Whether the plan would name the unit an object came from by the base commit (buildPlan's `sources`): an object of a
+ * unit the head no longer has from the same file, or one of a scoped unit (each cluster's variant).
+ */
+function needsBaseOrigins(draft: RenderDraft): boolean {
+  return [...draft.entries].some(([key, { before, after }]) => {
+    if (!before) return false;
+    if (before.units?.length) return true;
+    const name = before.file.slice(before.file.lastIndexOf('/') + 1);
+    const fromUnit = markerTool(name) !== undefined;
+    return fromUnit && (!draft.model.templates.has(key) || after?.file !== before.file);
+  });
 }
 
 function removesNamespace(draft: RenderDraft): boolean {

@@ -94,9 +94,10 @@ spec:
 `;
 
 /** main: nginx on member1 and member2, the shop on the clusters labelled for it, rendered once. */
-async function renderedFleet(): Promise<{ repo: TempRepo; base: string }> {
+async function renderedFleet(extra: Record<string, string> = {}): Promise<{ repo: TempRepo; base: string }> {
   const repo = makeTempRepo();
   writeWorkTree(repo, {
+    ...extra,
     'templates/deployment.yaml': DEPLOYMENT,
     'templates/shop.yaml': SHOP,
     'templates/protected.yaml': PROTECTED,
@@ -112,16 +113,20 @@ async function renderedFleet(): Promise<{ repo: TempRepo; base: string }> {
 }
 
 /** Both plans of the commit `change` makes on top of the rendered main; the draft's must have been drafted. */
-async function bothPlans(change: (repo: TempRepo) => void): Promise<{ drafted: Plan; whole: Plan }> {
-  const { repo, base } = await renderedFleet();
+async function bothPlans(
+  change: (repo: TempRepo) => void,
+  { extra = {}, drafts = true }: { extra?: Record<string, string>; drafts?: boolean } = {},
+): Promise<{ drafted: Plan; whole: Plan }> {
+  const { repo, base } = await renderedFleet(extra);
   try {
     change(repo);
     const head = repo.git(['rev-parse', 'HEAD']).trim();
     const git = await openRepo(repo.path);
     const phases: string[] = [];
     const drafted = await readPlan(git, { base, head, fromRender: true, onPhase: (p) => phases.push(p) });
-    assert.ok(
-      phases.some((p) => p.startsWith('rendering what the head')),
+    assert.is(
+      phases.includes(`rendering the head (${head}) over the base's results`),
+      !drafts,
       `drafted over the render: ${phases.join('; ')}`,
     );
     const whole = await readPlan(git, { base, head });
@@ -131,7 +136,8 @@ async function bothPlans(change: (repo: TempRepo) => void): Promise<{ drafted: P
   }
 }
 
-const CHANGES: [string, (repo: TempRepo) => void][] = [
+/** Each change, and whether the draft stands for it (a Namespace removed renders both commits). */
+const CHANGES: [string, (repo: TempRepo) => void, boolean?][] = [
   [
     'a template edited',
     (r) => {
@@ -174,10 +180,19 @@ const CHANGES: [string, (repo: TempRepo) => void][] = [
     },
   ],
   [
-    'a Namespace and its objects deleted (held by the prune guard)',
+    'a Namespace and its objects deleted, one of them protected',
     (r) => {
       r.git(['rm', '-q', 'templates/shop.yaml']);
       commitAll(r, 'Retire the shop');
+    },
+    false,
+  ],
+  [
+    'most of what two clusters hold deleted (held by the prune guard)',
+    (r) => {
+      writeWorkTree(r, { 'templates/shop.yaml': SHOP.slice(0, SHOP.indexOf('---')) });
+      r.git(['rm', '-q', 'templates/deployment.yaml']);
+      commitAll(r, 'Retire nginx and the shop, keep the namespace');
     },
   ],
   [
@@ -193,6 +208,7 @@ const CHANGES: [string, (repo: TempRepo) => void][] = [
       r.git(['rm', '-q', 'templates/shop.yaml', 'templates/deployment.yaml', 'templates/protected.yaml']);
       r.git(['commit', '-q', '-m', 'Retire all\n\nFlotilla-Allow-Prune: retiring the demo']);
     },
+    false,
   ],
   [
     'a policy that selects nothing and a Cluster name no registration has',
@@ -216,12 +232,50 @@ const CHANGES: [string, (repo: TempRepo) => void][] = [
   ],
 ];
 
-for (const [name, change] of CHANGES) {
+for (const [name, change, drafts = true] of CHANGES) {
   test(`a plan drafted over the last render equals the whole-commit plan: ${name}`, async () => {
-    const { drafted, whole } = await bothPlans(change);
+    const { drafted, whole } = await bothPlans(change, { drafts });
     assert.equal(drafted, whole);
+    if (name.includes('held by the prune guard')) assert.ok(drafted.prune.held.length > 0, 'something is held');
   });
 }
+
+const KUSTOMIZED = {
+  'apps/web/kustomization.yaml':
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n  - config.yaml\n',
+  'apps/web/deployment.yaml': DEPLOYMENT.replace(/nginx/g, 'web'),
+  'apps/web/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n  level: info\n',
+  'policies/web.yaml': POLICY.replace(/nginx/g, 'web').replace(
+    '      name: web\n',
+    '      name: web\n    - apiVersion: v1\n      kind: ConfigMap\n      name: web-config\n',
+  ),
+};
+
+test('a plan drafted over the last render equals the whole-commit plan: an object of a Kustomize unit edited', async () => {
+  const { drafted, whole } = await bothPlans(
+    (r) => {
+      writeWorkTree(r, { 'apps/web/config.yaml': KUSTOMIZED['apps/web/config.yaml'].replace('info', 'debug') });
+      commitAll(r, 'web logs at debug');
+    },
+    { extra: KUSTOMIZED },
+  );
+  assert.equal(drafted, whole);
+  assert.ok(drafted.sources?.some((s) => s.source.startsWith('Kustomize folder apps/web')));
+});
+
+test('a change that removes an object of a unit renders both commits, which name the unit it came from', async () => {
+  const { drafted, whole } = await bothPlans(
+    (r) => {
+      writeWorkTree(r, {
+        'apps/web/kustomization.yaml': KUSTOMIZED['apps/web/kustomization.yaml'].replace('  - config.yaml\n', ''),
+      });
+      commitAll(r, 'web without its ConfigMap');
+    },
+    { extra: KUSTOMIZED, drafts: false },
+  );
+  assert.equal(drafted, whole);
+  assert.ok(drafted.clusters.member1?.removed.some((o) => o.ref === 'v1/ConfigMap/default/web-config'));
+});
 
 test('a plan whose base is not the last render renders both commits', async () => {
   const { repo } = await renderedFleet();
