@@ -161,6 +161,8 @@ export interface RenderDraft {
   karmadaFiles: readonly string[];
   /** Source files read as a Helm or Kustomize unit, or that were one: their templates' origins need both commits. */
   unitsTouched: boolean;
+  /** Source files that hold Karmada objects, or held some at the last render: the two commits' policies may differ. */
+  karmadaTouched: boolean;
   problems: Problem[];
   explanations: Map<string, TemplateExplanation>;
   released: ReadonlyMap<string, string[]>;
@@ -396,6 +398,7 @@ async function renderOrDraft(
     ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),
   };
   if (draft) {
+    const lastKarmada = new Set(history?.karmadaFiles ?? []);
     // Why each cluster was or was not chosen is what a plan shows; the templates stay, for what their files say.
     const out = await renderTemplates({ ...renderInput, clusterReasons: true });
     await index.load({ templates: out.indexChanges.keys() });
@@ -420,6 +423,10 @@ async function renderOrDraft(
       index,
       karmadaFiles: history?.karmadaFiles ?? [],
       unitsTouched,
+      // An index of an older rule may not list them all.
+      karmadaTouched:
+        !index.karmadaFilesByCurrentRule() ||
+        [...touchedFiles].some(([path, f]) => f?.karmada || lastKarmada.has(path)),
       problems: [...loaded.model.problems, ...out.problems],
       explanations: out.explanations,
       released: out.released,

@@ -163,12 +163,15 @@ async function planFromRender(repo: GitRepo, req: PlanRequest): Promise<Plan | n
   }
   const baseCommit = await readCommitInfo(repo, base);
   const commit = await readCommitInfo(repo, head);
-  const baseKarmada = await loadKarmadaObjects(
-    repo,
-    baseCommit.tree,
-    await karmadaFilePaths(repo, baseCommit.tree, { tree: baseCommit.tree, karmadaFiles: draft.karmadaFiles }),
-    sourceLimitsOf(req.limits),
-  );
+  // The base's policies are the head's unless the change touched a file that holds some.
+  const baseKarmada = draft.karmadaTouched
+    ? await loadKarmadaObjects(
+        repo,
+        baseCommit.tree,
+        await karmadaFilePaths(repo, baseCommit.tree, { tree: baseCommit.tree, karmadaFiles: draft.karmadaFiles }),
+        sourceLimitsOf(req.limits),
+      )
+    : draft.model;
   const entries = (side: 'before' | 'after'): OutputIndex => ({
     files: {},
     templates: Object.fromEntries([...draft.entries].flatMap(([key, e]) => (e[side] ? [[key, e[side]] as const] : []))),
