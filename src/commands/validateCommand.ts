@@ -17,7 +17,7 @@ import { DEFAULT_SOURCE_LIMITS, sourceLimitsOf, sourceTreeEntries } from '../out
 import { SourceTooLargeError } from '../outputs/SourceTooLargeError.ts';
 import type { TreeWalkLimit } from '../commits/treeWalkBudget.ts';
 import { resolveRev } from '../commits/resolveRev.ts';
-import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { checkSnapshot } from '../outputs/renderSnapshot.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { lookTwiceProblems } from '../plans/lookTwice.ts';
 import { readUnitTakeovers } from '../units/unitTakeovers.ts';
@@ -37,16 +37,7 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
   const walk = { maxEntries: sourceTreeEntries(limits) };
   const working = workingLine(opts.err, opts.errIsTerminal === true);
   working.phase(`flotilla validate: rendering ${revision} to check it`);
-  const snapshot = await renderSnapshot(
-    repo,
-    rev,
-    {},
-    await readClusterStatus(opts.clusterStatusFile),
-    undefined,
-    undefined,
-    undefined,
-    opts.limits,
-  )
+  const snapshot = await checkSnapshot(repo, rev, await readClusterStatus(opts.clusterStatusFile), opts.limits)
     .catch((err: unknown) => {
       if (err instanceof SourceTooLargeError) return err.readBy('flotilla validate');
       throw err;
@@ -55,10 +46,10 @@ export async function validateCommand(opts: CommonOptions & { checkedOut?: boole
   // A tree too large to walk is all there is to say: validate reads nothing of it, as a render holds it whole.
   if (snapshot instanceof SourceTooLargeError)
     return report(opts, await resolveRev(repo, rev), revision, [snapshot.problem], () => 'a tree too large to read');
-  const { sha, model, output } = snapshot;
+  const { sha, model } = snapshot;
   const problems = [
     ...model.problems,
-    ...output.problems,
+    ...snapshot.problems,
     ...lookTwiceProblems(model),
     ...(await ambiguousScalars(repo, sha, limits.maxFiles, walk)),
     ...(await takeoversSinceParent(repo, sha, walk)),

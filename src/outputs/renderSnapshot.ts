@@ -21,6 +21,7 @@ import { findIdlePolicies } from '../bindings/findIdlePolicies.ts';
 import { findUncreatedNamespaces } from '../bindings/findUncreatedNamespaces.ts';
 import { shadowedNamespacePolicies } from '../works/autoPropagatedNamespace.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
+import type { Problem } from '../errors/problem.ts';
 
 export interface SnapshotPrevious {
   index?: OutputIndex;
@@ -40,7 +41,7 @@ export interface SnapshotPrevious {
  * (FederatedHPA decisions of the status commit) gives workloads their decided replicas; `limits` the operator's.
  * A commit whose tree is too large to walk throws SourceTooLargeError.
  */
-export async function renderSnapshot(
+export function renderSnapshot(
   repo: GitRepo,
   rev: string,
   previous: SnapshotPrevious = {},
@@ -50,6 +51,38 @@ export async function renderSnapshot(
   autoscaled: AutoscaledReplicas = new Map(),
   limits?: RenderLimits,
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
+  return snapshot(repo, rev, previous, clusterStatus, now, health, autoscaled, limits, undefined);
+}
+
+/**
+ * What `validate` asks of a whole commit: its model and the render's problems, with the checks only a whole commit
+ * allows. No file's text is kept and no cluster's reasons are written down: at the largest fleets those are millions
+ * of strings a check never reads.
+ */
+export async function checkSnapshot(
+  repo: GitRepo,
+  rev: string,
+  clusterStatus?: ReadonlyMap<string, ObservedCluster>,
+  limits?: RenderLimits,
+): Promise<{ sha: string; model: ConfigModel; problems: Problem[] }> {
+  const { sha, model, output } = await snapshot(repo, rev, {}, clusterStatus, undefined, new Map(), new Map(), limits, {
+    keep: () => 0,
+    clusterReasons: false,
+  });
+  return { sha, model, problems: output.problems };
+}
+
+async function snapshot<F>(
+  repo: GitRepo,
+  rev: string,
+  previous: SnapshotPrevious,
+  clusterStatus: ReadonlyMap<string, ObservedCluster> | undefined,
+  now: Date | undefined,
+  health: ReadonlyMap<string, readonly AggregatedStatusItem[]>,
+  autoscaled: AutoscaledReplicas,
+  limits: RenderLimits | undefined,
+  checking: { keep: (text: string) => F; clusterReasons: false } | undefined,
+): Promise<{ sha: string; model: ConfigModel; output: RenderOutput<F | string>; index: OutputIndex }> {
   const sha = await resolveRev(repo, rev);
   const commit = await readCommitInfo(repo, sha);
   const loaded = await loadSource(
@@ -96,6 +129,7 @@ export async function renderSnapshot(
     // Without a clock no taint eviction is decided. Without template health a task ends by its grace period only.
     ...(now ? { failover: { now, observed: health } } : {}),
     ...(limits?.maxOutputBytes !== undefined ? { maxOutputBytes: limits.maxOutputBytes } : {}),
+    ...checking,
   });
   // A snapshot reads the whole commit, so policies that select nothing can be told apart from ones outside a change.
   output.problems.push(
