@@ -18,6 +18,7 @@ import { parseRefKey, refKey } from '../api/kinds.ts';
 import { dispatchingSuspended } from '../api/policy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import { listTreeFiles } from '../commits/listTreeFiles.ts';
+import { listFolderFiles } from '../commits/listFolderFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
@@ -25,7 +26,7 @@ import type { ObservedCluster } from '../api/cluster.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
 import { readObservedClusters, readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
-import { renderSnapshot } from '../outputs/renderSnapshot.ts';
+import { renderSnapshotKeeping } from '../outputs/renderSnapshot.ts';
 import { renderHistoryAt } from '../outputs/lastGoodKarmada.ts';
 import type { RenderLimits } from '../outputs/sourceLimits.ts';
 import { isIndexPath, INDEX_PATH, type OutputIndex } from '../branches/rendered/outputIndex.ts';
@@ -48,7 +49,7 @@ import {
 import { readPathOids, readTextFiles } from '../commits/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
-import { compareOutputFiles, type OutputDifference } from './compareOutputFiles.ts';
+import { compareOutputFiles, compareWithTree, stampFreeDigest, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 
@@ -105,15 +106,14 @@ export async function verifyOutput(
       subject: c.message.split('\n')[0] ?? '',
     })),
   };
-  const files = await listTreeFiles(repo, found.output.tree);
-  const blobs = await readBlobs(
-    repo,
-    [...files.values()].map((f) => f.oid),
-  );
-  const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
-
   const unreplayable = whyNotReproducible(trailers) ?? (await otherTools(trailers));
   if (unreplayable) {
+    const files = await listTreeFiles(repo, found.output.tree);
+    const blobs = await readBlobs(
+      repo,
+      [...files.values()].map((f) => f.oid),
+    );
+    const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
     // What Flotilla wrote is known (the render commit's tree), so edits made on top of it are still caught.
     const written = await listTreeFiles(repo, render.tree);
     const writtenBlobs = await readBlobs(
@@ -139,43 +139,43 @@ export async function verifyOutput(
   // A broken policy or cluster kept the last good definition the renders before read, which the source alone lacks.
   const renders = parent ? await renderHistoryAt(repo, parent.oid) : null;
   const synced = parent ? await entriesBeyondBindings(repo, parent.tree) : undefined;
-  const snapshot = await renderSnapshot(
+  // Each file the replay renders is kept as a digest of its text without stamps: at the largest fleets both sides are
+  // millions of files, compared a cluster's folder at a time (compareWithTree).
+  const snapshot = await renderSnapshotKeeping(
     repo,
     rendersSource,
     { bindings: previousBindings, ...(renders ? { renders } : {}), ...(synced ? { index: synced } : {}) },
     replay?.observed,
     replay?.now,
-    replay?.health,
-    replay?.autoscaled,
+    replay?.health ?? new Map(),
+    replay?.autoscaled ?? new Map(),
     opts.limits,
+    { keep: stampFreeDigest, clusterReasons: false },
   );
 
   const actualIndex = await readIndex(repo, found.output.tree);
-  for (const path of [...actual.keys()].filter(isIndexPath)) actual.delete(path);
-  // Which deleted templates were released depends on history, not on one source commit: not re-rendered.
-  actual.delete(RELEASED_PATH);
-
   const expected = new Map<string, string>();
-  for (const [path, text] of snapshot.output.edits) if (text !== null) expected.set(path, text);
+  for (const [path, digest] of snapshot.output.edits) if (digest !== null) expected.set(path, digest);
   // Output rendered before the registry file existed has none: only one that is there is checked.
-  if (actual.has(CLUSTERS_PATH))
+  if ((await readPathOids(repo, found.output.tree, [CLUSTERS_PATH])).has(CLUSTERS_PATH))
     expected.set(
       CLUSTERS_PATH,
-      serializeRegisteredClusters([...snapshot.model.clusters.values()].map((c) => c.object)),
+      stampFreeDigest(serializeRegisteredClusters([...snapshot.model.clusters.values()].map((c) => c.object))),
     );
   // Customizations the render used (none: no file), as the source holds them with their last good definitions.
   const customizations = serializeInterpreterCustomizations(
     snapshot.model.interpreterCustomizations.map((c) => c.object),
   );
-  if (customizations !== '') expected.set(INTERPRETERS_PATH, customizations);
+  if (customizations !== '') expected.set(INTERPRETERS_PATH, stampFreeDigest(customizations));
   // A cluster being evicted from keeps, untouched, the copy the render before had: that is what it must hold.
-  for (const [path, text] of await keptCopies(repo, snapshot.index, parent?.tree, 'evicting')) expected.set(path, text);
-  // So does a cluster that keeps namespace sync's copy of a Namespace its policy does not place there.
-  for (const [path, text] of await keptCopies(repo, snapshot.index, parent?.tree, 'namespaceSync'))
-    expected.set(path, text);
-  // So does a cluster whose dispatching is suspended; one that had none still has none.
-  for (const [path, text] of await suspendedCopies(repo, snapshot.index, snapshot.model, parent?.tree))
-    expected.set(path, text);
+  // So does a cluster that keeps namespace sync's copy of a Namespace its policy does not place there, and one whose
+  // dispatching is suspended (one that had none still has none).
+  const copies = [
+    await keptCopies(repo, snapshot.index, parent?.tree, 'evicting'),
+    await keptCopies(repo, snapshot.index, parent?.tree, 'namespaceSync'),
+    await suspendedCopies(repo, snapshot.index, snapshot.model, parent?.tree),
+  ];
+  for (const kept of copies) for (const [path, text] of kept) expected.set(path, stampFreeDigest(text));
   const heldKeys = [...snapshot.output.explanations].filter(([, e]) => e.held).map(([key]) => key);
   // An object defined twice (two files, or scopes that overlap) kept its last output: the replay, which starts from
   // bindings only, knows no entry for it to explain, so it is held here as the render held it.
@@ -221,7 +221,15 @@ export async function verifyOutput(
     for (const c of actualIndex?.templates[key]?.clusters ?? []) unchecked.add(manifestPath(c, ref));
   }
 
-  const diff = compareOutputFiles(expected, actual, unchecked);
+  // The index is compared entry by entry below; which deleted templates were released depends on history, not on one
+  // source commit: not re-rendered.
+  const { presentSkipped, ...diff } = await compareWithTree(
+    repo,
+    found.output.tree,
+    expected,
+    unchecked,
+    (path) => isIndexPath(path) || path === RELEASED_PATH,
+  );
   // Unchecked is not unwatched: a held template keeps its last output, so each manifest the render before had on a
   // cluster still registered is still there (what it holds is the render before's, which the replay cannot know).
   if (parent && heldKeys.length > 0) {
@@ -231,8 +239,9 @@ export async function verifyOutput(
         .filter((c) => snapshot.model.clusters.has(c))
         .map((c) => manifestPath(c, parseRefKey(key))),
     );
+    const present = await readPathOids(repo, found.output.tree, kept);
     for (const path of (await readPathOids(repo, parent.tree, kept)).keys())
-      if (!actual.has(path) && !diff.missing.includes(path)) diff.missing.push(path);
+      if (!present.has(path) && !diff.missing.includes(path)) diff.missing.push(path);
     diff.missing.sort();
   }
   // A render by a Flotilla that did not record pending bindings yet has no Pending-Bindings trailer and no `waiting`.
@@ -250,8 +259,9 @@ export async function verifyOutput(
     ...diff,
     ...base,
     ...(unreproducible.length > 0 ? { unreproducible } : {}),
-    unchecked: [...unchecked].filter((p) => actual.has(p)).sort(),
-    checked: new Set([...expected.keys(), ...actual.keys()].filter((p) => !unchecked.has(p))).size + 1,
+    unchecked: presentSkipped,
+    // Every path of both sides but those unchecked, and the index.
+    checked: [...expected.keys()].filter((p) => !unchecked.has(p)).length + diff.extra.length + 1,
     ...(replay
       ? {
           replayedWith: {
@@ -409,7 +419,7 @@ async function replayInputs(
 }
 
 async function readBindings(repo: GitRepo, tree: string): Promise<Map<string, ResourceBinding>> {
-  const files = [...(await listTreeFiles(repo, tree))].filter(([path]) => path.startsWith('bindings/'));
+  const files = [...(await listFolderFiles(repo, tree, 'bindings/'))];
   const blobs = await readBlobs(
     repo,
     files.map(([, f]) => f.oid),

@@ -5,7 +5,7 @@ import { readPlan } from '../plans/readPlan.ts';
 import { renderPlanJson } from '../plans/renderPlanJson.ts';
 import { renderPlanYaml } from '../plans/renderPlanYaml.ts';
 import { renderPlanMarkdown } from '../plans/renderPlanMarkdown.ts';
-import { renderPlanText } from '../plans/renderPlanText.ts';
+import { planTextLines } from '../plans/renderPlanText.ts';
 import { terminalSafe } from '../text/terminalSafe.ts';
 import { UsageError } from '../errors/UsageError.ts';
 import { observedClusters, type CommonOptions } from './options.ts';
@@ -53,7 +53,19 @@ export async function planCommand(opts: CommonOptions & PlanOptions): Promise<nu
         command: `flotilla plan --base ${plan.base.slice(0, 12)} --head ${plan.head.slice(0, 12)}`,
       }),
     );
-  } else opts.out(terminalSafe(renderPlanText(plan), { multiline: true }));
+  } else {
+    // Written a thousand lines at a time: the text of a plan at the largest fleets runs to tens of MB.
+    let chunk: string[] = [];
+    const write = () => opts.out(terminalSafe(`${chunk.join('\n')}\n`, { multiline: true }));
+    for (const line of planTextLines(plan)) {
+      chunk.push(line);
+      if (chunk.length === 1000) {
+        write();
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) write();
+  }
   if (plan.errors.length > 0) return 2;
   return planHasChanges(plan) ? 1 : 0;
 }

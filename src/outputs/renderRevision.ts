@@ -399,8 +399,9 @@ async function renderOrDraft(
   };
   if (draft) {
     const lastKarmada = new Set(history?.karmadaFiles ?? []);
-    // Why each cluster was or was not chosen is what a plan shows; the templates stay, for what their files say.
-    const out = await renderTemplates({ ...renderInput, clusterReasons: true });
+    // Why each cluster was or was not chosen is what a plan shows of a result that moved; the templates stay, for what
+    // their files say.
+    const out = await renderTemplates({ ...renderInput, clusterReasons: 'moved' });
     await index.load({ templates: out.indexChanges.keys() });
     const entries = new Map<string, { before: IndexEntry | null; after: IndexEntry | null }>();
     for (const key of [...loaded.affected, ...out.indexChanges.keys()]) {

@@ -51,7 +51,7 @@ export function renderSnapshot(
   autoscaled: AutoscaledReplicas = new Map(),
   limits?: RenderLimits,
 ): Promise<{ sha: string; model: ConfigModel; output: RenderOutput; index: OutputIndex }> {
-  return snapshot(repo, rev, previous, clusterStatus, now, health, autoscaled, limits, undefined);
+  return renderSnapshotKeeping(repo, rev, previous, clusterStatus, now, health, autoscaled, limits, undefined);
 }
 
 /**
@@ -65,14 +65,28 @@ export async function checkSnapshot(
   clusterStatus?: ReadonlyMap<string, ObservedCluster>,
   limits?: RenderLimits,
 ): Promise<{ sha: string; model: ConfigModel; problems: Problem[] }> {
-  const { sha, model, output } = await snapshot(repo, rev, {}, clusterStatus, undefined, new Map(), new Map(), limits, {
-    keep: () => 0,
-    clusterReasons: false,
-  });
+  const { sha, model, output } = await renderSnapshotKeeping(
+    repo,
+    rev,
+    {},
+    clusterStatus,
+    undefined,
+    new Map(),
+    new Map(),
+    limits,
+    {
+      keep: () => 0,
+      clusterReasons: false,
+    },
+  );
   return { sha, model, problems: output.problems };
 }
 
-async function snapshot<F>(
+/**
+ * renderSnapshot keeping of each file what `checking.keep` makes of it (verify: a digest), with no cluster's reasons:
+ * at the largest fleets the texts and reasons are millions of strings.
+ */
+export async function renderSnapshotKeeping<F>(
   repo: GitRepo,
   rev: string,
   previous: SnapshotPrevious,

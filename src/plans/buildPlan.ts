@@ -56,7 +56,7 @@ export interface PlanInput {
  */
 export function buildPlan(input: PlanInput): Plan {
   const { base, head } = input;
-  const refs = refsByPath([base.index, head.index]);
+
   const clusters: Record<string, ClusterPlan> = {};
   // Files each cluster holds before the change, less those it releases: as the applier counts its inventory.
   const current = new Map<string, number>(input.inventory ?? []);
@@ -69,6 +69,7 @@ export function buildPlan(input: PlanInput): Plan {
   const paths = [...new Set([...base.files.keys(), ...head.files.keys()])]
     .filter((p) => clusterOfPath(p) !== undefined)
     .sort();
+  const refs = refsByPath([base.index, head.index], new Set(paths.map((p) => clusterOfPath(p)!)));
   for (const path of paths) {
     const cluster = clusterOfPath(path)!;
     const ref = refs.get(path) ?? refFromManifest(base.files.get(path) ?? head.files.get(path)!) ?? path;

@@ -209,10 +209,15 @@ async function planFromRender(repo: GitRepo, req: PlanRequest): Promise<Plan | n
 async function wholeCommitChecks(draft: RenderDraft, base: ConfigModel): Promise<Problem[]> {
   const before = new Set(base.propagationPolicies.map((p) => JSON.stringify(p.object)));
   const placed = new Set([...draft.entries.values()].flatMap((e) => e.before?.policy ?? []));
+  // A policy that places a template of the commit selects it (a broken one is held: its entry stays, the template is gone).
+  const places = new Set(
+    [...draft.entries].flatMap(([key, e]) => (draft.model.templates.has(key) ? (e.after?.policy ?? []) : [])),
+  );
   const idle: Problem[] = [];
   for (const p of draft.model.propagationPolicies) {
     const changed = !before.has(JSON.stringify(p.object));
-    if (!changed && !placed.has(policyKey(p.object))) continue;
+    const key = policyKey(p.object);
+    if ((!changed && !placed.has(key)) || places.has(key)) continue;
     const problems = findIdlePolicies({ ...draft.model, propagationPolicies: [p] });
     if (problems.length === 0 || (!changed && (await selectsOthers(draft, p.object)))) continue;
     idle.push(...problems);

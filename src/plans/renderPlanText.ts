@@ -11,6 +11,14 @@ import type { Plan } from './types.ts';
 
 /** The plan for a terminal: kubectl-like table, then moves, reasons, problems, prune guard, and the diffs. */
 export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): string {
+  return `${[...planTextLines(plan, opts)].join('\n')}\n`;
+}
+
+/**
+ * renderPlanText line by line (no line ends): a plan of a relabel at the largest fleets says why for each of
+ * thousands of templates on each of hundreds of clusters, tens of MB a caller writes as it goes.
+ */
+export function* planTextLines(plan: Plan, opts: { diffs?: boolean } = {}): Generator<string> {
   const lines = [`Plan ${plan.base.slice(0, 12)} → ${plan.head.slice(0, 12)}`];
   lines.push(planHasChanges(plan) ? summaryLine(summarizePlan(plan)) : 'No change on any cluster.');
   const names = Object.keys(plan.clusters);
@@ -70,12 +78,13 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
     lines.push('', 'Replica moves:');
     for (const g of groupReplicaMoves(plan.replicas)) lines.push(`  ${describePlanRef(g.ref)}: ${g.moves}`);
   }
+  yield* lines.splice(0);
   if (plan.scheduling.length) {
-    lines.push('', 'Why scheduling changed:');
+    yield* ['', 'Why scheduling changed:'];
     for (const { refs, note: s } of groupSchedulingNotes(plan.scheduling)) {
-      lines.push(`  ${describeRefs(refs)}${s.policy ? ` (${s.policy})` : ''}: ${s.status} — ${s.message}`);
+      yield `  ${describeRefs(refs)}${s.policy ? ` (${s.policy})` : ''}: ${s.status} — ${s.message}`;
       for (const c of s.clusters)
-        lines.push(`    ${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`);
+        yield `    ${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`;
     }
   }
   const problems = [...plan.errors, ...plan.warnings];
@@ -91,14 +100,14 @@ export function renderPlanText(plan: Plan, opts: { diffs?: boolean } = {}): stri
           .map((l) => `  ${l}`),
       );
   }
-  lines.push('', ...renderPruneText(plan.prune));
+  yield* lines.splice(0);
+  yield* ['', ...renderPruneText(plan.prune)];
   if (opts.diffs !== false) {
     for (const [n, c] of Object.entries(plan.clusters)) {
       for (const o of [...c.added, ...c.changed, ...c.removed])
-        lines.push('', `# ${n}: ${describePlanRef(o.ref)}`, o.diff.trimEnd());
+        yield* ['', `# ${n}: ${describePlanRef(o.ref)}`, o.diff.trimEnd()];
     }
   }
-  return `${lines.join('\n')}\n`;
 }
 
 /** The prune-safety block of plan and sync output: what is held, on which cluster, and the fix. */

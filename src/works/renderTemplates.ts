@@ -131,8 +131,9 @@ export interface RenderInput {
    * the clusters it placed the template on (clusters), which explain, plan and the dashboard print. Default true. A
    * render that writes the output branch reads none of them (the binding it writes has the clusters), and kept for
    * a whole render they grow with templates × clusters: 50,000 × 500 is 25 million reasons, and ~3.5 million targets.
+   * 'moved': kept for the templates whose result differs from their previous binding's, all a plan prints.
    */
-  clusterReasons?: boolean;
+  clusterReasons?: boolean | 'moved';
   /**
    * The caller hands `model.templates` over: it is emptied once every template is placed (nothing reads it past
    * placement), so each parsed template goes with its placement as soon as its files are written, not at the end.
@@ -231,6 +232,8 @@ export interface RenderOutput<F = string> {
 
 interface Placed {
   template: Template;
+  /** Its explanation keeps no cluster's reasons (RenderInput.clusterReasons). */
+  reasonless?: true;
   binding?: ResourceBinding;
   clusters: TargetCluster[];
   entry: IndexEntry;
@@ -343,8 +346,10 @@ export async function renderTemplates<F>(
       holdsScaler(key, template);
       continue;
     }
-    if (input.clusterReasons === false && p.explanation.schedule)
-      p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
+    if (!keepsReasons(input.clusterReasons, p, input.previousBindings.get(key))) {
+      p.reasonless = true;
+      if (p.explanation.schedule) p.explanation.schedule = withoutClusterReasons(p.explanation.schedule);
+    }
     if (p.policy) p = withNamespaceSyncCopies(p, input.previousIndex.template(key), input.model);
     placed.set(key, p);
     if (p.evictionEnd !== undefined) out.evictionEnds.set(key, p.evictionEnd);
@@ -891,7 +896,7 @@ async function writeWorks<F>(
       continue;
     }
     outputBytes += bytes;
-    explanations.set(key, input.clusterReasons === false ? { ...p.explanation, clusters: [] } : p.explanation);
+    explanations.set(key, p.reasonless ? { ...p.explanation, clusters: [] } : p.explanation);
     // A cluster leaving the result loses its Work in Karmada (binding controller removeOrphanWorks), and that Work still
     // says preserveResourcesOnDeletion when the binding did: the member object stays, as for a deleted template.
     const preserved = input.previousBindings.get(key)?.spec.preserveResourcesOnDeletion === true;
@@ -967,7 +972,7 @@ function place(
   problems: Problem[],
   failover: FailoverInput | undefined,
   events: FailoverEvent[],
-  clusterReasons: boolean | undefined,
+  clusterReasons: boolean | 'moved' | undefined,
 ): Placed {
   const reported = problems.length;
   let placed = placeOnce(template, model, snapshot, previous, claimedBy, problems, failover, events, clusterReasons);
@@ -1027,7 +1032,7 @@ function placeOnce(
   problems: Problem[],
   failover: FailoverInput | undefined,
   events: FailoverEvent[],
-  clusterReasons: boolean | undefined,
+  clusterReasons: boolean | 'moved' | undefined,
 ): Placed {
   const entryBase: IndexEntry = {
     file: template.source.file,
@@ -1383,6 +1388,19 @@ function refusedNameOf(template: Template): RefusedName | undefined {
     refusedNames.set(template, known);
   }
   return known ?? undefined;
+}
+
+/** Whether a placement keeps its per-cluster reasons, by RenderInput.clusterReasons. */
+function keepsReasons(
+  wanted: boolean | 'moved' | undefined,
+  placed: Placed,
+  previous: ResourceBinding | undefined,
+): boolean {
+  if (wanted !== 'moved') return wanted !== false;
+  const before = previous?.spec.clusters;
+  if (!before || before.length !== placed.clusters.length) return true;
+  const replicas = new Map(before.map((c) => [c.name, c.replicas ?? 0]));
+  return placed.clusters.some((c) => replicas.get(c.name) !== (c.replicas ?? 0));
 }
 
 /** A scheduling result's summary, its per-cluster reasons left out (RenderInput.clusterReasons). */

@@ -4,13 +4,16 @@ import { parseYamlValue } from '../../yaml/blockYaml.ts';
 import type { OutputIndex } from './outputIndex.ts';
 import { manifestPath } from './outputPaths.ts';
 
-/** Output path → refKey, from the indexes: exact, with no need to parse the manifests. */
-export function refsByPath(indexes: readonly OutputIndex[]): Map<string, string> {
+/**
+ * Output path → refKey, from the indexes: exact, with no need to parse the manifests. `on`: only the paths of these
+ * clusters (a template on hundreds of clusters has as many paths).
+ */
+export function refsByPath(indexes: readonly OutputIndex[], on?: ReadonlySet<string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const index of indexes) {
     for (const [key, entry] of Object.entries(index.templates)) {
       const ref = parseRefKey(key);
-      for (const c of entry.clusters) out.set(manifestPath(c, ref), key);
+      for (const c of entry.clusters) if (!on || on.has(c)) out.set(manifestPath(c, ref), key);
     }
   }
   return out;
