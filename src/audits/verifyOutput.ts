@@ -17,7 +17,6 @@ import type { ConfigModel } from '../api/model.ts';
 import { parseRefKey, refKey } from '../api/kinds.ts';
 import { dispatchingSuspended } from '../api/policy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
-import { listTreeFiles } from '../commits/listTreeFiles.ts';
 import { listFolderFiles } from '../commits/listFolderFiles.ts';
 import { readBlobs } from '../commits/readBlobs.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
@@ -49,7 +48,7 @@ import {
 import { readPathOids, readTextFiles } from '../commits/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
-import { compareOutputFiles, compareWithTree, stampFreeDigest, type OutputDifference } from './compareOutputFiles.ts';
+import { compareWithTree, stampFreeDigest, treeDigests, type OutputDifference } from './compareOutputFiles.ts';
 import { findRenderedCommit } from './findRenderedCommit.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
 
@@ -108,26 +107,16 @@ export async function verifyOutput(
   };
   const unreplayable = whyNotReproducible(trailers) ?? (await otherTools(trailers));
   if (unreplayable) {
-    const files = await listTreeFiles(repo, found.output.tree);
-    const blobs = await readBlobs(
-      repo,
-      [...files.values()].map((f) => f.oid),
-    );
-    const actual = new Map([...files].map(([path, f]) => [path, blobs.get(f.oid)!]));
     // What Flotilla wrote is known (the render commit's tree), so edits made on top of it are still caught.
-    const written = await listTreeFiles(repo, render.tree);
-    const writtenBlobs = await readBlobs(
-      repo,
-      [...written.values()].map((f) => f.oid),
-    );
-    const decoder = new TextDecoder();
-    const expected = new Map([...written].map(([path, f]) => [path, decoder.decode(writtenBlobs.get(f.oid)!)]));
-    const diff = compareOutputFiles(expected, actual);
+    const expected = await treeDigests(repo, render.tree);
+    const { differs, missing, extra } = await compareWithTree(repo, found.output.tree, expected);
     return {
-      ...diff,
+      differs,
+      missing,
+      extra,
       ...base,
       unchecked: [],
-      checked: new Set([...expected.keys(), ...actual.keys()]).size,
+      checked: expected.size + extra.length,
       notReproducible: unreplayable,
       ok: false,
     };

@@ -83,6 +83,26 @@ test('an added file is extra and a deleted one is missing', async () => {
   }
 });
 
+test('a submodule committed onto the output branch is passed over, as every tree listing passes it, and a file beside it is extra', async () => {
+  const repo = await renderedRepo();
+  try {
+    repo.git(['checkout', '-q', 'flotilla/rendered']);
+    const head = repo.git(['rev-parse', 'HEAD']).trim();
+    writeWorkTree(repo, { 'clusters/member3/default/pod_miner.yaml': 'apiVersion: v1\nkind: Pod\n' });
+    repo.git(['add', '-A']);
+    for (const at of ['vendored', 'clusters/member9', 'clusters/member1/default/vendored'])
+      repo.git(['update-index', '--add', '--cacheinfo', `160000,${head},${at}`]);
+    repo.git(['commit', '-q', '-m', 'vendor things']);
+    assert.match(repo.git(['ls-tree', '-r', 'HEAD']), /^160000 commit .*\tclusters\/member9$/m);
+    repo.git(['checkout', '-q', '-f', 'main']);
+    const report = await verifyOutput(await openRepo(repo.path), { outputRef: OUTPUT });
+    assert.equal(report.extra, ['clusters/member3/default/pod_miner.yaml']);
+    assert.equal([report.differs, report.missing], [[], []]);
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test('an edit only to the source-commit stamp value is not a difference', async () => {
   const repo = await renderedRepo();
   try {
