@@ -61,6 +61,20 @@ export function parseRefKey(key: string): ObjectRef {
 }
 
 /** kubectl's way of naming an object in messages: `Deployment default/nginx`. */
+/**
+ * Whether a document, as its source wrote it, is the object `ref` names. A cluster-scoped object's namespace, if its
+ * source wrote one, is no part of its identity; a namespaced one that writes none has the namespace it was placed in.
+ */
+export function writtenAs(ref: ObjectRef, document: unknown): boolean {
+  const m = document as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | null;
+  const meta = m?.metadata ?? {};
+  return (
+    m?.kind === ref.kind &&
+    meta.name === ref.name &&
+    (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
+  );
+}
+
 export function describeRef(ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>): string {
   return ref.namespace ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;
 }

@@ -73,8 +73,7 @@ import {
   RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readsTemplateHealth } from '../evictions/applicationFailover.ts';
-import { markerTool } from '../units/detectUnits.ts';
-import { UNIT_OPTIONS_FILE } from '../units/unitOptions.ts';
+import { isUnitFile } from '../units/detectUnits.ts';
 
 export interface RenderTarget {
   /** The branch holding rendered output, e.g. refs/heads/flotilla/rendered. */
@@ -587,12 +586,6 @@ async function renderOrDraft(
   } finally {
     await pack.discard(); // after flush() only ends an idle thread, if any
   }
-}
-
-/** A unit's marker or options file: a change to it can make a folder a unit, or stop it being one. */
-function isUnitFile(path: string): boolean {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  return markerTool(name) !== undefined || name === UNIT_OPTIONS_FILE;
 }
 
 function retriedReport(retried: ReadonlyMap<string, string>): { retried?: string[] } {

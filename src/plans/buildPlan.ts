@@ -76,10 +76,10 @@ export function buildPlan(input: PlanInput): Plan {
     const before = base.files.get(path);
     const after = head.files.get(path);
     const releasing = after === undefined && released.get(cluster)?.has(ref) === true;
-    // As the applier counts: a released object leaves the inventory before prune safety weighs the deletions.
-    // The inventory counted every file already; the base's files are counted here, one by one.
-    const counted = input.inventory ? (releasing ? -1 : 0) : releasing ? 0 : 1;
-    if (before !== undefined && counted !== 0) current.set(cluster, (current.get(cluster) ?? 0) + counted);
+    // As the applier counts: a released object leaves the inventory before prune safety weighs the deletions. Without
+    // an inventory, the base's files are it, counted here.
+    const counts = input.inventory ? releasing : !releasing;
+    if (before !== undefined && counts) current.set(cluster, (current.get(cluster) ?? 0) + (input.inventory ? -1 : 1));
     const oldText = before === undefined ? null : memberText(before);
     const newText = after === undefined ? null : memberText(after);
     if (oldText === newText) continue;

@@ -5,7 +5,7 @@ import { parseYamlValue } from '../yaml/blockYaml.ts';
 import type { AutoscaledReplicas } from '../outputs/autoscaledTemplates.ts';
 import type { ObservedCluster } from '../api/cluster.ts';
 import type { ResourceBinding } from '../api/binding.ts';
-import { parseRefKey, refKey, type ObjectRef } from '../api/kinds.ts';
+import { parseRefKey, refKey, writtenAs, type ObjectRef } from '../api/kinds.ts';
 import type { Problem } from '../errors/problem.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
@@ -30,7 +30,7 @@ import type { IndexEntry, OutputIndex } from '../branches/rendered/outputIndex.t
 import { findUnknownClusterNames } from '../bindings/findUnknownClusterNames.ts';
 import { findUncreatedNamespaces } from '../bindings/findUncreatedNamespaces.ts';
 import { parseDocuments } from '../documents/parseDocuments.ts';
-import { markerTool } from '../units/detectUnits.ts';
+import { isUnitFile } from '../units/detectUnits.ts';
 import { findIdlePolicies, policySelects } from '../bindings/findIdlePolicies.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import type { PropagationPolicy } from '../api/policy.ts';
@@ -257,9 +257,8 @@ function needsBaseOrigins(draft: RenderDraft): boolean {
   return [...draft.entries].some(([key, { before, after }]) => {
     if (!before) return false;
     if (before.units?.length) return true;
-    const name = before.file.slice(before.file.lastIndexOf('/') + 1);
-    const fromUnit = markerTool(name) !== undefined;
-    return fromUnit && (!draft.model.templates.has(key) || after?.file !== before.file);
+    // A unit's template is indexed at its marker.
+    return isUnitFile(before.file) && (!draft.model.templates.has(key) || after?.file !== before.file);
   });
 }
 
@@ -276,19 +275,7 @@ async function atBaseObject(repo: GitRepo, tree: string, problem: Problem): Prom
   if (!ref) return problem;
   const text = (await readTextFiles(repo, tree, [problem.file])).get(problem.file);
   const doc = text
-    ? parseDocuments(problem.file, new TextEncoder().encode(text)).documents.find((d) => {
-        const o = d.value as {
-          apiVersion?: unknown;
-          kind?: unknown;
-          metadata?: { name?: unknown; namespace?: unknown };
-        };
-        return (
-          o?.apiVersion === ref.apiVersion &&
-          o.kind === ref.kind &&
-          o.metadata?.name === ref.name &&
-          (o.metadata?.namespace ?? (ref.namespace === '' ? '' : 'default')) === ref.namespace
-        );
-      })
+    ? parseDocuments(problem.file, new TextEncoder().encode(text)).documents.find((d) => writtenAs(ref, d.value))
     : undefined;
   return doc ? { ...problem, ...doc.source } : problem;
 }

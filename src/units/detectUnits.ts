@@ -45,6 +45,12 @@ export function markerTool(name: string): UnitTool | undefined {
   return undefined;
 }
 
+/** Whether a path is a unit's marker or options file: a change to it can make a folder a unit, or stop it being one. */
+export function isUnitFile(path: string): boolean {
+  const name = baseName(path);
+  return markerTool(name) !== undefined || name === OPTIONS_FILE;
+}
+
 function dirOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);

@@ -1,7 +1,7 @@
 import { sourceTreeEntries } from '../outputs/sourceLimits.ts';
 import type { ResourceBinding } from '../api/binding.ts';
 import type { Cluster, ClusterStatus, Condition } from '../api/cluster.ts';
-import { groupOf, parseRefKey, refKey, versionOf, type ObjectRef } from '../api/kinds.ts';
+import { groupOf, parseRefKey, refKey, versionOf, writtenAs, type ObjectRef } from '../api/kinds.ts';
 import { formatTime } from '../time/formatTime.ts';
 import { humanDuration } from '../time/humanDuration.ts';
 import type { AggregatedStatusItem } from '../branches/status/statusFiles.ts';
@@ -676,16 +676,7 @@ export async function readTemplates(
       objects.templates.map((t) => t.manifest),
     );
   return entries.map(({ ref, entry }) => {
-    const found = (docs.get(entry.file) ?? []).find((d) => {
-      const m = d as Obj;
-      const meta = (m?.metadata ?? {}) as { name?: string; namespace?: string };
-      // A cluster-scoped object's namespace, if its source wrote one, is no part of its identity.
-      return (
-        m?.kind === ref.kind &&
-        meta.name === ref.name &&
-        (ref.namespace === '' || (meta.namespace ?? ref.namespace) === ref.namespace)
-      );
-    }) as Obj | undefined;
+    const found = (docs.get(entry.file) ?? []).find((d) => writtenAs(ref, d)) as Obj | undefined;
     return withNamespaceOf(ref, found);
   });
 }
