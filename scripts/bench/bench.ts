@@ -224,6 +224,13 @@ try {
       `sync after ${stateCluster} ${what} (status branch): ${stateSyncs[name].seconds.toFixed(3)} s, ${stateSyncs[name].summary}`,
     );
   }
+  // 4c. The eviction's graceful tasks run out (Karmada's default grace period, 600 s, after the NoExecute sync made
+  //     them): nothing moved on main or the status branch, and the next sync ends them, each template's evicted copy
+  //     taken off the cluster or the cluster placed again.
+  stateSyncs.grace_ended = await timedSync(await openRepo(repoDir), undefined, new Date(Date.now() + 601_000));
+  progress(
+    `sync after the eviction's grace period ran out: ${stateSyncs.grace_ended.seconds.toFixed(3)} s, ${stateSyncs.grace_ended.summary}`,
+  );
 
   // 5. The yardstick: native fast-import writing the cold render's output tree into a fresh repo.
   //    At XL the output (some GB) is not read into this process: git fast-export writes the stream to the file.
@@ -405,7 +412,7 @@ function clusterStatusFile(name: string, taints: Record<string, string>[], at: D
   return `apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: ${name}\n${spec}status:\n  conditions:\n    - {type: Ready, status: "${ready ? 'True' : 'False'}", reason: ${ready ? 'ClusterReady' : 'ClusterNotReachable'}, lastTransitionTime: "${since}"}\n`;
 }
 
-async function timedSync(repo: GitRepo, profileFile: string | undefined): Promise<SyncFigure> {
+async function timedSync(repo: GitRepo, profileFile: string | undefined, at?: Date): Promise<SyncFigure> {
   const session = profileFile ? new Session() : undefined;
   if (session) {
     session.connect();
@@ -415,7 +422,12 @@ async function timedSync(repo: GitRepo, profileFile: string | undefined): Promis
   }
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  const result = await syncRepo(repo, { sourceRef: SOURCE_REF, outputRef: OUTPUT_REF, limits });
+  const result = await syncRepo(repo, {
+    sourceRef: SOURCE_REF,
+    outputRef: OUTPUT_REF,
+    limits,
+    ...(at ? { now: () => at } : {}),
+  });
   const secs = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
   if (session && profileFile) {

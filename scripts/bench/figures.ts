@@ -81,6 +81,10 @@ export interface Figures {
   sync_cluster_no_execute_vs_budget: number;
   sync_cluster_ready_again_s: number;
   sync_cluster_ready_again_files: number;
+  /** The next sync once the eviction's grace period ran out (nothing else moved): its tasks end. */
+  sync_cluster_grace_ended_s: number;
+  sync_cluster_grace_ended_files: number;
+  sync_cluster_grace_ended_vs_budget: number;
   schedule_bindings_per_s: number;
   /** The same per second of CPU time: steadier than wall time on a shared machine. */
   schedule_bindings_per_cpu_s: number;
@@ -244,7 +248,7 @@ export function steadyFigures(
 }
 
 /** The bench's steps of one cluster's state on the status branch, in their order. */
-export type ClusterStateStep = 'not_ready' | 'recovered' | 'no_execute' | 'ready_again';
+export type ClusterStateStep = 'not_ready' | 'recovered' | 'no_execute' | 'ready_again' | 'grace_ended';
 
 /** The cluster-state syncs' figures (bench step 4b): seconds, files, and the eviction against its budget. */
 export function clusterStateFigures(
@@ -260,6 +264,9 @@ export function clusterStateFigures(
     sync_cluster_no_execute_vs_budget: syncs.no_execute.seconds / syncBudget(syncs.no_execute.filesWritten, perFile),
     sync_cluster_ready_again_s: syncs.ready_again.seconds,
     sync_cluster_ready_again_files: syncs.ready_again.filesWritten,
+    sync_cluster_grace_ended_s: syncs.grace_ended.seconds,
+    sync_cluster_grace_ended_files: syncs.grace_ended.filesWritten,
+    sync_cluster_grace_ended_vs_budget: syncs.grace_ended.seconds / syncBudget(syncs.grace_ended.filesWritten, perFile),
   };
 }
 
@@ -343,6 +350,9 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_cluster_no_execute_vs_budget', '×'],
   ['sync_cluster_ready_again_s', 's, status branch'],
   ['sync_cluster_ready_again_files', 'files'],
+  ['sync_cluster_grace_ended_s', 's, 601 s later'],
+  ['sync_cluster_grace_ended_files', 'files'],
+  ['sync_cluster_grace_ended_vs_budget', '×'],
   ['schedule_bindings_per_s', '/s'],
   ['schedule_bindings_per_cpu_s', '/CPU s'],
   ['schedule_huge_replicas_ms', 'ms, 2147483647 replicas'],
