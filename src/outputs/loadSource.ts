@@ -713,11 +713,12 @@ function changedClusters(
   old: readonly FileObjects[],
   moved: MovedClusters | undefined,
 ): ReadonlySet<string> | null {
-  if (!moved) return clustersOnly(changed, now, old);
   const inGit = changed.length === 0 ? new Set<string>() : clustersOnly(changed, now, old);
-  const names = [...moved.evicting, ...moved.freed].map((c) => c.metadata.name);
-  if (!inGit || inGit.size + names.length === 0) return null;
-  return new Set([...inGit, ...names]);
+  if (!inGit) return null;
+  const names = moved ? [...moved.evicting, ...moved.freed].map((c) => c.metadata.name) : [];
+  // Nothing changed at all (the same source rendered again: eviction tasks that end, a retried pending binding, an
+  // autoscaler's count): no cluster changed, and each cluster a template stays on with its replicas keeps its file.
+  return names.length === 0 ? inGit : new Set([...inGit, ...names]);
 }
 
 function clustersOnly(

@@ -391,7 +391,8 @@ async function renderOrDraft(
         ? { gracePeriodSeconds: target.gracefulEvictionTimeoutSeconds }
         : {}),
     },
-    onlyClustersChanged: loaded.onlyClustersChanged,
+    // An autoscaler's count goes into the manifests of a kind whose binding carries no replicas too: those render whole.
+    onlyClustersChanged: movedTemplates.size > 0 ? null : loaded.onlyClustersChanged,
     ...(loaded.shrunk ? { shrunk: loaded.shrunk } : {}),
     takenPaths: takenBy,
     ...(target.limits?.maxOutputBytes !== undefined ? { maxOutputBytes: target.limits.maxOutputBytes } : {}),

@@ -13,6 +13,7 @@ import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { deployment, MEMBERS, makeConfigRepoWith, weightedPolicy, type ConfigRepo } from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
+import { loadChange } from './helpers/loadChange.ts';
 import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
@@ -127,6 +128,24 @@ test('an eviction task ends when its replacements report healthy, and only a tem
   assert.is(tasksOf(r, 'b').length, 0);
   assert.is(trailer(r, 'Graceful-Evictions'), undefined);
   assert.is(trailer(r, 'Eviction-Check'), undefined);
+  await assertVerifies(r);
+});
+
+test('the same source rendered again changes no cluster: a template whose task ends is rendered only where its placement moved', async () => {
+  const { r, sync } = await dividedFleet(['a']);
+  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
+  await sync(40);
+  assert.is(tasksOf(r, 'a').length, 1);
+  // What the render after the grace period loads: nothing in Git moved, so no cluster did (renderTemplates then keeps
+  // a's file on member1, where it stays with the same replicas, and removes member2's).
+  const loaded = await loadChange(r, 'main', 'main');
+  assert.equal(loaded.onlyClustersChanged, new Set());
+  const ended = (await sync(641)).reports;
+  assert.equal(
+    ended[0]!.failover.map((e) => [e.type, e.ref.name, e.type === 'released' ? e.cluster : '']),
+    [['released', 'a', 'member2']],
+  );
+  assert.not.ok(r.git('ls-tree', '-r', '--name-only', 'flotilla/rendered', 'clusters/member2').includes('deployment'));
   await assertVerifies(r);
 });
 
