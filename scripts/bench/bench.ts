@@ -231,6 +231,8 @@ try {
   progress(
     `sync after the eviction's grace period ran out: ${stateSyncs.grace_ended.seconds.toFixed(3)} s, ${stateSyncs.grace_ended.summary}`,
   );
+  // Every sync so far ran in this process, beside the generator's copy of the source: what they held at most.
+  const syncsPeakRssMb = process.resourceUsage().maxRSS / 1024;
 
   // 5. The yardstick: native fast-import writing the cold render's output tree into a fresh repo.
   //    At XL the output (some GB) is not read into this process: git fast-export writes the stream to the file.
@@ -333,6 +335,7 @@ try {
     noop_commits: noopCommits,
     noop_sync_s: noop.seconds,
     ...clusterStateFigures(cold.report, stateSyncs),
+    syncs_peak_rss_mb: syncsPeakRssMb,
     schedule_bindings_per_s: sched.perSecond,
     schedule_bindings_per_cpu_s: sched.perCpuSecond,
     schedule_huge_replicas_ms: hugeDivisionMs,

@@ -85,6 +85,11 @@ export interface Figures {
   sync_cluster_grace_ended_s: number;
   sync_cluster_grace_ended_files: number;
   sync_cluster_grace_ended_vs_budget: number;
+  /**
+   * The bench process's peak RSS once every sync above ran in it (the generator's copy of the source included): an
+   * upper bound on what a leader's syncs hold at once.
+   */
+  syncs_peak_rss_mb: number;
   schedule_bindings_per_s: number;
   /** The same per second of CPU time: steadier than wall time on a shared machine. */
   schedule_bindings_per_cpu_s: number;
@@ -353,6 +358,7 @@ const ORDER: [keyof Figures, string][] = [
   ['sync_cluster_grace_ended_s', 's, 601 s later'],
   ['sync_cluster_grace_ended_files', 'files'],
   ['sync_cluster_grace_ended_vs_budget', '×'],
+  ['syncs_peak_rss_mb', 'MB, bench process through the syncs'],
   ['schedule_bindings_per_s', '/s'],
   ['schedule_bindings_per_cpu_s', '/CPU s'],
   ['schedule_huge_replicas_ms', 'ms, 2147483647 replicas'],
