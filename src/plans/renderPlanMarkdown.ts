@@ -3,7 +3,7 @@ import { escapeHtml } from './escapeHtml.ts';
 import { escapeMarkdown } from './escapeMarkdown.ts';
 import { groupOverrideCauses } from './groupOverrideCauses.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
-import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
+import { describeRefs, groupClusterOutcomes, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import { RELEASED_NOTE } from './releasedNote.ts';
 import { summarizePlan, summaryLine } from './summarizePlan.ts';
@@ -115,8 +115,11 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push(
       ...capped(
         groupSchedulingNotes(plan.scheduling).map(({ refs, note: s }) => {
-          const per = s.clusters
-            .map((c) => `${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} (${c.why})`)
+          const per = groupClusterOutcomes(s.clusters)
+            .map(
+              (c) =>
+                `${c.clusters.join(', ')}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} (${c.why})`,
+            )
             .join('; ');
           return `- ${escapeMarkdown(describeRefs(refs))}${s.policy ? ` via ${escapeMarkdown(s.policy)}` : ''}: ${escapeMarkdown(s.status)}, ${escapeMarkdown(s.message)}${per ? `. ${escapeMarkdown(per)}` : ''}`;
         }),

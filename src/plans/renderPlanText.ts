@@ -2,7 +2,7 @@ import { formatProblem } from '../errors/problem.ts';
 import { describePlanRef } from './describePlanRef.ts';
 import { groupOverrideCauses } from './groupOverrideCauses.ts';
 import { groupReplicaMoves } from './groupReplicaMoves.ts';
-import { describeRefs, groupSchedulingNotes } from './groupSchedulingNotes.ts';
+import { describeRefs, groupClusterOutcomes, groupSchedulingNotes } from './groupSchedulingNotes.ts';
 import { planHasChanges } from './planHasChanges.ts';
 import type { PruneVerdict } from '../deliveries/checkPruneSafety.ts';
 import { RELEASED_NOTE } from './releasedNote.ts';
@@ -83,8 +83,8 @@ export function* planTextLines(plan: Plan, opts: { diffs?: boolean } = {}): Gene
     yield* ['', 'Why scheduling changed:'];
     for (const { refs, note: s } of groupSchedulingNotes(plan.scheduling)) {
       yield `  ${describeRefs(refs)}${s.policy ? ` (${s.policy})` : ''}: ${s.status} — ${s.message}`;
-      for (const c of s.clusters)
-        yield `    ${c.cluster}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`;
+      for (const c of groupClusterOutcomes(s.clusters))
+        yield `    ${c.clusters.join(', ')}: ${c.outcome}${c.replicas !== undefined ? ` ${c.replicas}` : ''} — ${c.why}`;
     }
   }
   const problems = [...plan.errors, ...plan.warnings];
