@@ -31,20 +31,19 @@ import type { RenderLimits } from '../outputs/sourceLimits.ts';
 import { isIndexPath, INDEX_PATH, type OutputIndex } from '../branches/rendered/outputIndex.ts';
 import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
 import {
+  CLUSTER_STATE_TRAILER,
   CLUSTER_STATUS_FILE,
   CLUSTER_STATUS_NONE,
+  CLUSTER_STATUS_TRAILER,
+  FAILOVER_CHECK_TRAILER,
   LAST_GOOD_TRAILER,
+  PENDING_BINDINGS_TRAILER,
+  parseTrailers,
+  recordedLimits,
   RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import type { UnitTool } from '../units/detectUnits.ts';
 import { toolVersions } from '../units/unitTools.ts';
-import { parseTrailers } from '../branches/rendered/trailers.ts';
-import {
-  CLUSTER_STATE_TRAILER,
-  CLUSTER_STATUS_TRAILER,
-  FAILOVER_CHECK_TRAILER,
-  PENDING_BINDINGS_TRAILER,
-} from '../branches/rendered/trailers.ts';
 import { readPathOids, readTextFiles } from '../commits/readPathOids.ts';
 import { CLUSTERS_PATH, RELEASED_PATH, bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import { serializeRegisteredClusters } from '../branches/rendered/registeredClusters.ts';
@@ -138,7 +137,9 @@ export async function verifyOutput(
     replay?.now,
     replay?.health ?? new Map(),
     replay?.autoscaled ?? new Map(),
-    opts.limits,
+    // The render's own limits, unless the command names others: with the defaults a replay of a render given more
+    // would hold what the render read.
+    { ...recordedLimits(trailers), ...opts.limits },
     { keep: stampFreeDigest, clusterReasons: false },
   );
 

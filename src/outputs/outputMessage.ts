@@ -16,7 +16,10 @@ import {
   CLUSTER_STATUS_TRAILER,
   EVICTION_CHECK_TRAILER,
   FAILOVER_CHECK_TRAILER,
+  RENDER_LIMITS_TRAILER,
   RENDER_TOOLS_TRAILER,
+  renderLimitsTrailer,
+  type RecordedLimits,
 } from '../branches/rendered/trailers.ts';
 
 /** What a commit says about cluster state: its failover decisions, and the trailers the next sync compares. */
@@ -79,6 +82,8 @@ export function buildOutputMessage(
   context?: FailoverContext,
   rescheduled: readonly string[] = [],
   tools?: string,
+  /** The per-commit limits the render was given (Render-Limits). */
+  limits?: RecordedLimits,
 ): string {
   const subject = source.message.split('\n')[0] ?? '';
   const clusters = Object.keys(changes).sort();
@@ -169,6 +174,8 @@ export function buildOutputMessage(
   if (context?.state.inputs) lines.push(`${CLUSTER_STATUS_TRAILER}: ${context.state.inputs.clusterStatus}`);
   if (context?.state.inputs?.renderTime) lines.push(`Render-Time: ${context.state.inputs.renderTime}`);
   if (tools) lines.push(`${RENDER_TOOLS_TRAILER}: ${tools}`);
+  const limitsLine = renderLimitsTrailer(limits);
+  if (limitsLine) lines.push(`${RENDER_LIMITS_TRAILER}: ${limitsLine}`);
   lines.push(
     `Source-Commit: ${source.oid}`,
     `Source-Author: ${source.author.name} <${source.author.email}>`,

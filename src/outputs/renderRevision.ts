@@ -563,6 +563,7 @@ async function renderOrDraft(
         },
         rescheduledTemplates(out.explanations),
         loaded.tools,
+        target.limits,
       ),
       author: identity,
       committer: identity,

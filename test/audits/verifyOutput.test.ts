@@ -103,6 +103,46 @@ test('a submodule committed onto the output branch is passed over, as every tree
   }
 });
 
+test('a render given other limits than the defaults records them, and verify replays with them unless told others', async () => {
+  const { repo } = makeNginxRepo();
+  try {
+    const git = await openRepo(repo.path);
+    await syncRepo(git, { sourceRef: 'refs/heads/main', outputRef: OUTPUT });
+    // A ConfigMap of some 4 KB on member1, rendered with room for 2,000 bytes: held, nginx's files kept.
+    writeWorkTree(repo, {
+      'templates/big.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  a: ${'x'.repeat(4000)}\n`,
+      'policies/big.yaml':
+        'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: big\nspec:\n  resourceSelectors:\n    - apiVersion: v1\n      kind: ConfigMap\n      name: big\n  placement:\n    clusterAffinity:\n      clusterNames: [member1]\n',
+    });
+    commitAll(repo, 'A large ConfigMap on member1');
+    const report = await syncRepo(git, {
+      sourceRef: 'refs/heads/main',
+      outputRef: OUTPUT,
+      limits: { maxOutputBytes: 2000 },
+    });
+    assert.equal(
+      report.reports[0]!.problems.map((p) => p.code),
+      ['COMMIT_TOO_LARGE'],
+    );
+    assert.match(
+      repo.git(['log', '-1', '--format=%B', 'flotilla/rendered']),
+      /^Render-Limits: max-output-bytes=2000$/m,
+    );
+    const verified = await verifyOutput(git, { outputRef: OUTPUT });
+    assert.equal([verified.differs, verified.missing, verified.extra], [[], [], []]);
+    assert.ok(verified.ok, 'replayed with the 2,000 bytes the render had: the ConfigMap held there too');
+    // Told other limits, verify replays with those: the ConfigMap renders, and its files are not in the output.
+    const roomier = await verifyOutput(git, { outputRef: OUTPUT, limits: { maxOutputBytes: 1_000_000 } });
+    assert.equal([...roomier.missing].sort(), [
+      'bindings/default/big-configmap.yaml',
+      'clusters/member1/default/configmap_big.yaml',
+    ]);
+    assert.not.ok(roomier.ok);
+  } finally {
+    repo.cleanup();
+  }
+});
+
 test('an edit only to the source-commit stamp value is not a difference', async () => {
   const repo = await renderedRepo();
   try {

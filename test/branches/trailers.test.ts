@@ -1,6 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commitTrailers, lastParagraph, parseTrailers } from '../../src/branches/rendered/trailers.ts';
+import {
+  commitTrailers,
+  lastParagraph,
+  parseTrailers,
+  recordedLimits,
+  renderLimitsTrailer,
+} from '../../src/branches/rendered/trailers.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { readCommitInfo } from '../../src/commits/readCommitInfo.ts';
 import { commitAll, makeTempRepo } from '../commits/helpers/tempRepo.ts';
@@ -17,6 +23,23 @@ test('the last paragraph is found from the end as splitting at every blank line 
     const paragraphs = text.split(/\n\s*\n/);
     assert.is(lastParagraph(text), paragraphs[paragraphs.length - 1], JSON.stringify(text));
   }
+});
+
+test('render limits are written as the flags name them and read back; a part that is not one of them is left out', () => {
+  assert.is(renderLimitsTrailer(undefined), undefined);
+  assert.is(renderLimitsTrailer({}), undefined, 'the defaults: no trailer');
+  const both = renderLimitsTrailer({ maxSourceFiles: 200_000, maxOutputBytes: 64 * 1024 ** 3 });
+  assert.is(both, 'max-source-files=200000, max-output-bytes=68719476736');
+  assert.equal(recordedLimits({ 'Render-Limits': both }), { maxSourceFiles: 200_000, maxOutputBytes: 68719476736 });
+  assert.equal(recordedLimits({ 'Render-Limits': 'max-output-bytes=2000' }), { maxOutputBytes: 2000 });
+  assert.is(recordedLimits({}), undefined);
+  assert.equal(
+    recordedLimits({
+      'Render-Limits': 'max-source-files=-1, max-output-bytes=8Gi, max-objects=5, max-source-files, max-output-bytes=0',
+    }),
+    {},
+  );
+  assert.equal(recordedLimits({ 'Render-Limits': 'max-source-files=99999999999999999999' }), {});
 });
 
 test("a cold render's message listing thousands of files keeps its trailers", () => {

@@ -26,6 +26,46 @@ export const AUTOSCALED_TRAILER = 'Autoscaled-Replicas';
  */
 export const RENDER_TOOLS_TRAILER = 'Render-Tools';
 
+/**
+ * Trailer of an output commit rendered with the operator's per-commit limits (--max-source-files, --max-output-bytes,
+ * those given): `max-source-files=200000, max-output-bytes=68719476736`. A render reads and holds by them, so `verify`
+ * replays with them: with the defaults it would hold what the render read.
+ */
+export const RENDER_LIMITS_TRAILER = 'Render-Limits';
+
+/** The limits a render was given, as the operator's flags name them; each absent one is the default. */
+export interface RecordedLimits {
+  maxSourceFiles?: number;
+  maxOutputBytes?: number;
+}
+
+const LIMIT_NAMES = [
+  ['maxSourceFiles', 'max-source-files'],
+  ['maxOutputBytes', 'max-output-bytes'],
+] as const;
+
+/** The Render-Limits value for these limits; undefined when none is given (the render used the defaults). */
+export function renderLimitsTrailer(limits: RecordedLimits | undefined): string | undefined {
+  const parts = LIMIT_NAMES.flatMap(([field, flag]) =>
+    limits?.[field] === undefined ? [] : [`${flag}=${limits[field]}`],
+  );
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+/** The limits a Render-Limits value records; undefined when absent. A part it does not know, or cannot read, is left out. */
+export function recordedLimits(trailers: Readonly<Record<string, string | undefined>>): RecordedLimits | undefined {
+  const text = trailers[RENDER_LIMITS_TRAILER];
+  if (text === undefined) return undefined;
+  const out: RecordedLimits = {};
+  for (const part of text.split(', ')) {
+    const [flag, value] = part.split('=');
+    const field = LIMIT_NAMES.find(([, f]) => f === flag)?.[0];
+    const n = Number(value);
+    if (field && value !== undefined && /^[0-9]+$/.test(value) && Number.isSafeInteger(n) && n >= 1) out[field] = n;
+  }
+  return out;
+}
+
 /** Trailer of an output commit rendered while clusters had managed taints: a short hash of them (outputs/clusterState.ts). */
 export const CLUSTER_STATE_TRAILER = 'Cluster-State';
 
