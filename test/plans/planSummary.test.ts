@@ -3,21 +3,10 @@ import * as assert from 'uvu/assert';
 import { planJson } from '../../src/plans/renderPlanJson.ts';
 import { renderPlanMarkdown } from '../../src/plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
-import type { ClusterPlan, Plan, PlannedObject } from '../../src/plans/types.ts';
+import type { ClusterPlan, PlannedObject } from '../../src/plans/types.ts';
+import { emptyPlan } from './helpers/emptyPlan.ts';
 
-function plan(clusters: Record<string, ClusterPlan>): Plan {
-  return {
-    base: 'a'.repeat(40),
-    head: 'b'.repeat(40),
-    errors: [],
-    warnings: [],
-    clusters,
-    replicas: [],
-    scheduling: [],
-    lookTwice: [],
-    prune: { held: [], allowed: [], fix: '' },
-  };
-}
+const plan = (clusters: Record<string, ClusterPlan>) => emptyPlan({ clusters });
 
 const objects = (cluster: string, n: number, kind: string): PlannedObject[] =>
   Array.from({ length: n }, (_, i) => ({

@@ -3,22 +3,9 @@ import * as assert from 'uvu/assert';
 import { escapeMarkdown } from '../../src/plans/escapeMarkdown.ts';
 import { renderPlanMarkdown } from '../../src/plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
-import type { Plan } from '../../src/plans/types.ts';
+import { emptyPlan } from './helpers/emptyPlan.ts';
 
-function plan(over: Partial<Plan> = {}): Plan {
-  return {
-    base: 'a'.repeat(40),
-    head: 'b'.repeat(40),
-    errors: [],
-    warnings: [],
-    clusters: {},
-    replicas: [],
-    scheduling: [],
-    lookTwice: [],
-    prune: { held: [], allowed: [], fix: '' },
-    ...over,
-  };
-}
+const plan = emptyPlan;
 
 const diff = (n: number) => `--- a/x\n+++ b/x\n@@ -1 +1 @@\n-${'o'.repeat(n)}\n+${'n'.repeat(n)}\n`;
 

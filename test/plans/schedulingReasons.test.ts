@@ -3,7 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderPlanMarkdown } from '../../src/plans/renderPlanMarkdown.ts';
 import { renderPlanText } from '../../src/plans/renderPlanText.ts';
-import type { Plan, SchedulingNote } from '../../src/plans/types.ts';
+import type { SchedulingNote } from '../../src/plans/types.ts';
+import { emptyPlan } from './helpers/emptyPlan.ts';
 
 const AFFINITY = 'ClusterAffinity: cluster(s) did not match the placement cluster affinity constraint';
 
@@ -25,17 +26,7 @@ function note(n: number): SchedulingNote {
   };
 }
 
-const plan = (scheduling: SchedulingNote[]): Plan => ({
-  base: 'a'.repeat(40),
-  head: 'b'.repeat(40),
-  errors: [],
-  warnings: [],
-  clusters: {},
-  replicas: [],
-  scheduling,
-  lookTwice: [],
-  prune: { held: [], allowed: [], fix: '' },
-});
+const plan = (scheduling: SchedulingNote[]) => emptyPlan({ scheduling });
 
 test('a reason shared by many clusters is printed once, naming each of them', () => {
   const text = renderPlanText(plan([note(500)]), { diffs: false });
