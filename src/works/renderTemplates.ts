@@ -828,9 +828,11 @@ async function writeWorks<F>(
       continue;
     }
     // Texts first, counted against the render's budget, so a template over it is held whole before anything is written.
-    const unchangedOn = input.onlyClustersChanged
-      ? clustersPlacedAsBefore(p, input.previousBindings.get(key), input.onlyClustersChanged)
-      : NO_CLUSTERS;
+    // A template a render held keeps an older source's output: its files stand for nothing this render can trust.
+    const unchangedOn =
+      input.onlyClustersChanged && !prevEntry?.blocked && !prevEntry?.held
+        ? clustersPlacedAsBefore(p, input.previousBindings.get(key), input.onlyClustersChanged)
+        : NO_CLUSTERS;
     const writes: [path: string, text: string][] = [];
     let bytes = 0;
     // Its manifests share what no cluster changed, laid out once; nothing here modifies them between clusters.
@@ -879,7 +881,10 @@ async function writeWorks<F>(
     }
     if (within && p.binding) within = stage(bPath, p.binding, input.previousParsed?.get(bPath));
     if (!within) {
-      changes.delete(key); // the index keeps the previous entry, as for any held template
+      // Its last output is kept, made from an older source: said on its entry (as for any held template), so a later
+      // render writes it on every cluster rather than keep a file it takes for this source's.
+      if (prevEntry && !prevEntry.held) changes.set(key, { ...prevEntry, held: true });
+      else changes.delete(key);
       explanations.set(key, {
         ...p.explanation,
         held: `its output would take this render past ${maxOutputBytes} bytes: its last output is kept`,

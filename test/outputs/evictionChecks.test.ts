@@ -149,6 +149,54 @@ test('the same source rendered again changes no cluster: a template whose task e
   await assertVerifies(r);
 });
 
+test('a template held for the output budget renders on every cluster when it next renders, though the source is the same', async () => {
+  const r = makeConfigRepoWith(
+    repos,
+    {
+      ...MEMBERS,
+      'templates/a.yaml': deployment('a', 2),
+      'policies/a.yaml': weightedPolicy('a', ['member1', 'member2']),
+    },
+    'a Divided 1:1 over member1 and member2',
+  );
+  const repo = await openRepo(r.dir);
+  const sync = (s: number, maxOutputBytes?: number) =>
+    syncRepo(repo, {
+      sourceRef: 'refs/heads/main',
+      outputRef: OUT,
+      now: at(s),
+      ...(maxOutputBytes ? { limits: { maxOutputBytes } } : {}),
+    });
+  const MEMBER1 = 'clusters/member1/default/deployment.apps_a.yaml';
+  const image = () => /image: (\S+)/.exec(r.show('flotilla/rendered', MEMBER1))?.[1];
+  await sync(0);
+  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
+  await sync(40); // a's copy on member2 under a task; member1 runs both replicas
+  // Room for member1's manifest and the binding without its task, not with it: the change below is held.
+  const room =
+    Buffer.byteLength(r.show('flotilla/rendered', MEMBER1)) +
+    Buffer.byteLength(r.show('flotilla/rendered', 'bindings/default/a-deployment.yaml')) -
+    100;
+  // A new image and cpu request: member1's manifest and the binding (its replica requirements) are written again.
+  r.commit(
+    { 'templates/a.yaml': deployment('a', 2).replace('nginx:1.27', 'nginx:1.28').replace('cpu: 10m', 'cpu: 20m') },
+    'a on nginx 1.28, 20m of cpu',
+  );
+  const held = (await sync(60, room)).reports[0]!;
+  assert.equal(
+    held.problems.map((p) => p.code),
+    ['COMMIT_TOO_LARGE'],
+  );
+  assert.is(image(), 'nginx:1.27', 'its last output kept');
+  // The grace period ends: the same source renders again. a was held, so its file on member1 is not taken as made
+  // from this source: it renders there too, now within the room.
+  const ended = (await sync(641, room)).reports[0]!;
+  assert.equal(ended.problems, []);
+  assert.is(image(), 'nginx:1.28');
+  assert.is(tasksOf(r, 'a').length, 0);
+  await assertVerifies(r);
+});
+
 test('an output without an Eviction-Check, as an earlier version wrote it, has every task looked at', async () => {
   const { r, sync } = await dividedFleet(['a']);
   // member2 goes NotReady while member1 already reports both replicas of a healthy: the task the eviction makes could

@@ -53,8 +53,9 @@ export interface IndexEntry {
    */
   claim?: string;
   /**
-   * Held when a render last read it: its file, or a scoped unit's, could not be parsed or rendered, or the object was
-   * invalid or defined twice. Its last good output is kept. A sync that does not read its files again (a relabel that
+   * Held when a render last read it: its file, or a scoped unit's, could not be parsed or rendered, the object was
+   * invalid or defined twice, or its output would have taken the render past the bytes it may write. Its last good
+   * output is kept. A sync that does not read its files again (a relabel that
    * would only cut its result) renders it rather than move what it holds; the flag goes when it renders again.
    */
   held?: true;
