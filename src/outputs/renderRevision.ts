@@ -669,7 +669,7 @@ async function holdSource(
     .filter((k) => previousTrailers[k])
     .map((k) => `${k}: ${previousTrailers[k]}\n`)
     .join('');
-  const message = buildOutputMessage(source, {}, [problem]).replace(
+  const message = buildOutputMessage(source, {}, [problem], undefined, [], undefined, target.limits).replace(
     /\n$/,
     `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`,
   );

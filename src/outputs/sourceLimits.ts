@@ -37,6 +37,21 @@ export interface RenderLimits {
   maxOutputBytes?: number;
 }
 
+/**
+ * Whether `given` lets a render read or write more than the limits a render recorded did (Render-Limits; absent ones
+ * the defaults): what those held for its size (a source too large to read, a template past the bytes one render may
+ * write) may render now, and the operator raised them for that.
+ */
+export function limitsRaised(
+  recorded: RenderLimits | undefined,
+  given: RenderLimits | undefined,
+  defaultOutputBytes: number,
+): boolean {
+  const files = (l: RenderLimits | undefined) => l?.maxSourceFiles ?? DEFAULT_SOURCE_LIMITS.maxFiles;
+  const bytes = (l: RenderLimits | undefined) => l?.maxOutputBytes ?? defaultOutputBytes;
+  return files(given) > files(recorded) || bytes(given) > bytes(recorded);
+}
+
 /** The source limits with the operator's file count, when given. */
 export function sourceLimitsOf(limits: RenderLimits | undefined): SourceLimits {
   return limits?.maxSourceFiles === undefined

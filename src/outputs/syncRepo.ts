@@ -1,7 +1,6 @@
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import { readRef } from '../commits/readRef.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
-import { commitTrailers } from '../branches/rendered/trailers.ts';
 import { renderRevision, type RenderAgain, type RenderReport, type RenderTarget } from './renderRevision.ts';
 import { DEFAULT_STATUS_REF } from '../branches/status/branch.ts';
 import { readObservedClusters } from '../branches/status/readStatusBranch.ts';
@@ -13,8 +12,13 @@ import { readRetriableBindings } from './readRetriableBindings.ts';
 import {
   APPLICATION_FAILOVER_TRAILER,
   AUTOSCALED_TRAILER,
+  commitTrailers,
+  LAST_GOOD_TRAILER,
   PENDING_BINDINGS_TRAILER,
+  recordedLimits,
 } from '../branches/rendered/trailers.ts';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../works/renderTemplates.ts';
+import { limitsRaised } from './sourceLimits.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { autoscaledKey } from './autoscaledTemplates.ts';
 import { readApplicationFailoverDeadlines } from './readApplicationFailoverDeadlines.ts';
@@ -111,13 +115,16 @@ export async function syncRepo(repo: GitRepo, opts: SyncOptions): Promise<SyncRe
   return { reports, forcePushed };
 }
 
+/** The output commit whose held templates renderAgain last looked up for raised limits, per repository object. */
+const lookedAtForLimits = new WeakMap<GitRepo, string>();
+
 /**
  * Whether the last output must be rendered again although the source did not move: the managed taints differ from
  * those it was rendered with, a NoExecute toleration it noted has run out, an autoscaler decided another count, or
  * graceful eviction tasks it holds may end (a template's status moved, a grace period ran out: renderRevision finds
  * what those reach); or it holds pending bindings the cluster state may now let fit, or applications Unhealthy for
- * longer than their failover.application tolerates (those templates only; no commit when nothing comes out
- * different).
+ * longer than their failover.application tolerates, or what it held for its size under lower limits than the sync's
+ * (those templates only, or a held source whole; no commit when nothing comes out different).
  */
 async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions): Promise<RenderAgain | undefined> {
   const trailers = commitTrailers(info);
@@ -130,16 +137,32 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
       (trailers[AUTOSCALED_TRAILER] ?? '');
   // Eviction tasks end on their template's status or their grace period: renderRevision finds which may end now.
   const evictions = evictionsMayEnd(trailers, target.statusCommit, now);
-  if (!trailers[PENDING_BINDINGS_TRAILER] && !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit))
+  // The operator raised the limits (the fix a COMMIT_TOO_LARGE or a source too large to read names): what the last
+  // render held for its size renders again, a held source whole and each template marked held, with nothing pushed.
+  // Looked at once per output commit in a process: an output written before Render-Limits, by a leader given more than
+  // the defaults, holds nothing for its size most of the time, and reading every index shard each pass costs.
+  const raised =
+    limitsRaised(recordedLimits(trailers), target.limits, DEFAULT_MAX_OUTPUT_BYTES) &&
+    lookedAtForLimits.get(repo) !== info.oid;
+  if (
+    !raised &&
+    !trailers[PENDING_BINDINGS_TRAILER] &&
+    !(trailers[APPLICATION_FAILOVER_TRAILER] && target.statusCommit)
+  )
     return outside || evictions ? new Set() : undefined;
   const index = await openOutputIndex(repo, info.tree);
   const keys = new Set<string>();
+  if (raised && index) {
+    await index.loadAll();
+    for (const [key, entry] of index.templates()) if (entry.held) keys.add(key);
+    lookedAtForLimits.set(repo, info.oid);
+  }
   for (const key of (await readRetriableBindings(repo, index, trailers, target.clusterStatus!)).keys()) keys.add(key);
   // An application Unhealthy for longer than its failover tolerates: that template renders again, and fails over.
   if (target.statusCommit)
     for (const [key, at] of await readApplicationFailoverDeadlines(repo, index, trailers, target.statusCommit))
       if (at <= now.getTime()) keys.add(key);
-  return keys.size > 0 || outside || evictions ? keys : undefined;
+  return keys.size > 0 || outside || evictions || (raised && trailers[LAST_GOOD_TRAILER]) ? keys : undefined;
 }
 
 /**

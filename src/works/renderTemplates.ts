@@ -478,7 +478,10 @@ function held(
       });
     // Tried again on every sync until the collision ends: then it renders as its file says now, output or not.
     if (collided)
-      changes.set(key, prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : blockedEntry(collided));
+      changes.set(
+        key,
+        prevEntry?.clusters.length ? { ...prevEntry, blocked: true } : unplacedEntry(collided, 'blocked'),
+      );
     // Said on its entry, for a later sync that does not read its files: only a render may decide what it writes.
     else if (prevEntry && !prevEntry.held) changes.set(key, { ...prevEntry, held: true });
     return true;
@@ -515,7 +518,7 @@ function held(
   const taken = input.takenPaths?.get(bindingPath(template.ref));
   // The path is free again when the object holding it goes in this very render; it is not taken from its own holder.
   if (taken && taken !== key && !(affected.has(taken) && !model.templates.has(taken))) {
-    if (!prevEntry?.clusters.length) changes.set(key, blockedEntry(template));
+    if (!prevEntry?.clusters.length) changes.set(key, unplacedEntry(template, 'blocked'));
     explanations.set(key, {
       ref: template.ref,
       policyReason: '',
@@ -883,7 +886,9 @@ async function writeWorks<F>(
     if (!within) {
       // Its last output is kept, made from an older source: said on its entry (as for any held template), so a later
       // render writes it on every cluster rather than keep a file it takes for this source's.
-      if (prevEntry && !prevEntry.held) changes.set(key, { ...prevEntry, held: true });
+      // One with no output yet gets an entry that says so: raising the limit renders it with nothing pushed (syncRepo).
+      if (!prevEntry) changes.set(key, unplacedEntry(p.template, 'held'));
+      else if (!prevEntry.held) changes.set(key, { ...prevEntry, held: true });
       else changes.delete(key);
       explanations.set(key, {
         ...p.explanation,
@@ -1478,13 +1483,16 @@ function reportOnce(problem: Problem, problems: Problem[]): void {
   problems.push(problem);
 }
 
-/** The index entry of a template held by a PATH_COLLISION with nothing rendered: listed, so every sync tries it again. */
-function blockedEntry(template: Template): IndexEntry {
+/**
+ * The index entry of a template held with nothing rendered: by a PATH_COLLISION (blocked: listed, so every sync tries
+ * it again), or for the bytes one render may write (held: tried again when the limit is raised).
+ */
+function unplacedEntry(template: Template, why: 'blocked' | 'held'): IndexEntry {
   return {
     file: template.source.file,
     clusters: [],
     ...(Object.keys(template.labels).length > 0 ? { labels: template.labels } : {}),
-    blocked: true,
+    [why]: true,
   };
 }
 
