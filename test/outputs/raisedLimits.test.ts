@@ -42,6 +42,7 @@ test('a template held for the bytes one render may write renders at the next syn
     ['COMMIT_TOO_LARGE'],
   );
   assert.not.ok(r.ls('flotilla/rendered').includes(BIG));
+  await assertVerifies(r); // replayed with the 2,000 bytes it records, the ConfigMap is held there too
   assert.is((await sync({ maxOutputBytes: 2000 })).reports.length, 0, 'the same limit: nothing to render again');
   // Raised (here to the default), nothing pushed: the ConfigMap renders.
   const raised = (await sync()).reports;
