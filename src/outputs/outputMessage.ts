@@ -80,11 +80,16 @@ export function buildOutputMessage(
   changes: ClusterChanges,
   problems: readonly Problem[],
   context?: FailoverContext,
-  rescheduled: readonly string[] = [],
-  tools?: string,
-  /** The per-commit limits the render was given (Render-Limits). */
-  limits?: RecordedLimits,
+  render: {
+    /** Templates a WorkloadRebalancer rescheduled in fresh mode. */
+    rescheduled?: readonly string[];
+    /** The Helm and Kustomize versions that rendered the units (Render-Tools). */
+    tools?: string | undefined;
+    /** The per-commit limits the render was given (Render-Limits). */
+    limits?: RecordedLimits | undefined;
+  } = {},
 ): string {
+  const { rescheduled = [], tools, limits } = render;
   const subject = source.message.split('\n')[0] ?? '';
   const clusters = Object.keys(changes).sort();
   const decisions = context ? context.failover.map((e) => describeFailover(e, context.clusters)) : [];

@@ -561,9 +561,7 @@ async function renderOrDraft(
           autoscaleMoves: autoscaleLines,
           stateMoved: stateMoves !== undefined,
         },
-        rescheduledTemplates(out.explanations),
-        loaded.tools,
-        target.limits,
+        { rescheduled: rescheduledTemplates(out.explanations), tools: loaded.tools, limits: target.limits },
       ),
       author: identity,
       committer: identity,
@@ -669,7 +667,7 @@ async function holdSource(
     .filter((k) => previousTrailers[k])
     .map((k) => `${k}: ${previousTrailers[k]}\n`)
     .join('');
-  const message = buildOutputMessage(source, {}, [problem], undefined, [], undefined, target.limits).replace(
+  const message = buildOutputMessage(source, {}, [problem], undefined, { limits: target.limits }).replace(
     /\n$/,
     `\n${LAST_GOOD_TRAILER}: ${lastGood}\n${kept}`,
   );

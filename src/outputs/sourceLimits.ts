@@ -2,6 +2,7 @@ import { classifyDocuments } from '../documents/classifyDocuments.ts';
 import type { FileObjects } from '../api/model.ts';
 import type { TreeTooLargeError } from '../commits/TreeTooLargeError.ts';
 import type { Problem } from '../errors/problem.ts';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../works/renderTemplates.ts';
 
 /**
  * How much of a commit one read of its files takes in, whatever the commit holds: a pull request decides how many
@@ -42,13 +43,9 @@ export interface RenderLimits {
  * the defaults): what those held for its size (a source too large to read, a template past the bytes one render may
  * write) may render now, and the operator raised them for that.
  */
-export function limitsRaised(
-  recorded: RenderLimits | undefined,
-  given: RenderLimits | undefined,
-  defaultOutputBytes: number,
-): boolean {
+export function limitsRaised(recorded: RenderLimits | undefined, given: RenderLimits | undefined): boolean {
   const files = (l: RenderLimits | undefined) => l?.maxSourceFiles ?? DEFAULT_SOURCE_LIMITS.maxFiles;
-  const bytes = (l: RenderLimits | undefined) => l?.maxOutputBytes ?? defaultOutputBytes;
+  const bytes = (l: RenderLimits | undefined) => l?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return files(given) > files(recorded) || bytes(given) > bytes(recorded);
 }
 

@@ -17,7 +17,6 @@ import {
   PENDING_BINDINGS_TRAILER,
   recordedLimits,
 } from '../branches/rendered/trailers.ts';
-import { DEFAULT_MAX_OUTPUT_BYTES } from '../works/renderTemplates.ts';
 import { limitsRaised } from './sourceLimits.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
 import { autoscaledKey } from './autoscaledTemplates.ts';
@@ -141,9 +140,7 @@ async function renderAgain(repo: GitRepo, info: CommitInfo, target: SyncOptions)
   // render held for its size renders again, a held source whole and each template marked held, with nothing pushed.
   // Looked at once per output commit in a process: an output written before Render-Limits, by a leader given more than
   // the defaults, holds nothing for its size most of the time, and reading every index shard each pass costs.
-  const raised =
-    limitsRaised(recordedLimits(trailers), target.limits, DEFAULT_MAX_OUTPUT_BYTES) &&
-    lookedAtForLimits.get(repo) !== info.oid;
+  const raised = limitsRaised(recordedLimits(trailers), target.limits) && lookedAtForLimits.get(repo) !== info.oid;
   if (
     !raised &&
     !trailers[PENDING_BINDINGS_TRAILER] &&

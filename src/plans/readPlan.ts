@@ -55,7 +55,8 @@ export interface PlanRequest {
    * change reaches renders, with the status branch's cluster state and FederatedHPA decisions (clusterStatus and
    * autoscaled are then not used). Both commits render whole instead when anything but the source moved since that
    * render (cluster state, decisions, eviction tasks due), or the change removes a Namespace or an object of a Helm or
-   * Kustomize unit (whose origin only the base commit knows). Problems are then those of what the change reaches, not of the untouched files.
+   * Kustomize unit (whose origin only the base commit knows). Problems are then those of what the change reaches, not
+   * of the untouched files.
    */
   fromRender?: boolean;
 }
