@@ -56,7 +56,6 @@ export interface PlanInput {
  */
 export function buildPlan(input: PlanInput): Plan {
   const { base, head } = input;
-
   const clusters: Record<string, ClusterPlan> = {};
   // Files each cluster holds before the change, less those it releases: as the applier counts its inventory.
   const current = new Map<string, number>(input.inventory ?? []);
