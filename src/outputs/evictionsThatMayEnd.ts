@@ -10,11 +10,19 @@ import { readTemplateStatuses } from '../branches/status/readStatusBranch.ts';
 import { templateStatusPath } from '../branches/status/statusFiles.ts';
 import { assessEvictionTasks, earliestGraceEnd } from '../evictions/gracefulEviction.ts';
 import { bindsTemplate, readBindingsAt } from './previousOutputs.ts';
-import { EVICTION_CHECK_NEVER, EVICTION_CHECK_TRAILER } from '../branches/rendered/trailers.ts';
+import { openOutputIndex } from '../branches/rendered/readOutputIndex.ts';
+import {
+  AUTOSCALED_TRAILER,
+  commitTrailers,
+  EVICTION_CHECK_NEVER,
+  EVICTION_CHECK_TRAILER,
+  GRACEFUL_EVICTIONS_TRAILER,
+  LAST_GOOD_TRAILER,
+} from '../branches/rendered/trailers.ts';
 import { recordedStatusCommit } from './recordedState.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
-import type { GitRepo } from '../commits/types.ts';
+import type { CommitInfo, GitRepo } from '../commits/types.ts';
 import { formatTime } from '../time/formatTime.ts';
 
 /**
@@ -50,7 +58,7 @@ export function evictionsMayEnd(
   statusCommit: string | null | undefined,
   now: Date,
 ): boolean {
-  if (!trailers['Graceful-Evictions']) return false;
+  if (!trailers[GRACEFUL_EVICTIONS_TRAILER]) return false;
   return everyTaskDue(trailers, statusCommit, now) || recordedStatusCommit(trailers) !== statusCommit;
 }
 
@@ -119,6 +127,54 @@ export async function evictionsEndingNow(
     else look.waiting.set(key, earliestGraceEnd(tasks, gracePeriodSeconds) ?? null);
   }
   return look;
+}
+
+/**
+ * The last render that left no graceful eviction under way, when it and every render from `from` back to it rendered
+ * this very source with these FederatedHPA decisions (`autoscaled`, the Autoscaled-Replicas trailer's value), each of
+ * them Flotilla's commit; null otherwise, at the branch's first commit, or past `maxCommits`. A cluster under a task
+ * keeps its copy unwritten while the task lasts (works/renderTemplates.ts writeWorks), and a copy kept so now was a
+ * result's at that render or came later: each was last written from this source, as a render of it would write it now
+ * on a cluster that takes it back, unless that render held the template (a held template's files are an older
+ * source's, and a later render that lets it go writes only the clusters of its result).
+ */
+export async function rendersOfThisSource(
+  repo: GitRepo,
+  from: CommitInfo,
+  sourceSha: string,
+  autoscaled: string,
+  maxCommits = 64,
+): Promise<CommitInfo | null> {
+  let cursor = from;
+  for (let n = 0; n < maxCommits; n++) {
+    const trailers = commitTrailers(cursor);
+    if (trailers['Source-Commit'] !== sourceSha || trailers[LAST_GOOD_TRAILER]) return null;
+    if ((trailers[AUTOSCALED_TRAILER] ?? '') !== autoscaled) return null;
+    if (!trailers[GRACEFUL_EVICTIONS_TRAILER]) return cursor;
+    const parent = cursor.parents[0];
+    if (!parent) return null;
+    cursor = await readCommitInfo(repo, parent);
+  }
+  return null;
+}
+
+/**
+ * Of the templates given, those whose copies kept under graceful eviction tasks are what a render of this source
+ * writes: every render back to the last one with no task under way rendered it (rendersOfThisSource), and that one
+ * held none of them (nor kept them blocked by a path collision). `lastRender` renders `sourceSha`.
+ */
+export async function copiesOfThisSource(
+  repo: GitRepo,
+  lastRender: CommitInfo,
+  sourceSha: string,
+  autoscaled: string,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  const since = await rendersOfThisSource(repo, lastRender, sourceSha, autoscaled);
+  const then = since && (await openOutputIndex(repo, since.tree));
+  if (!then) return new Set();
+  await then.load({ templates: keys });
+  return new Set(keys.filter((key) => !then.template(key)?.held && !then.template(key)?.blocked));
 }
 
 /** The paths that differ between two status commits; undefined when one cannot be read. */

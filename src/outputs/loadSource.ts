@@ -15,7 +15,7 @@ import type { ClusterStateMoves } from './clusterState.ts';
 import { IGNORE_FILE, isConfigFile, type IgnoreRules } from '../documents/selectConfigFiles.ts';
 import type { IndexEntry, ShardedIndex } from '../branches/rendered/outputIndex.ts';
 import type { ShrunkResult } from '../works/shrunkResults.ts';
-import type { SteadyCandidates, SteadyResults } from './steadyResults.ts';
+import type { EndingEvictions, SteadyCandidates, SteadyResults } from './steadyResults.ts';
 import {
   affectedByChange,
   dependenciesOf,
@@ -78,6 +78,11 @@ export interface PreviousRender {
   clustersMoved?: ClusterStateMoves;
   /** Every Helm and Kustomize unit runs again, as if each had changed (the tools did). */
   everyUnit?: boolean;
+  /**
+   * Templates whose graceful eviction tasks end now, which nothing else renders (renderRevision): they render, but for
+   * those whose tasks keptResults can end (its `ending`).
+   */
+  endingEvictions?: EndingEvictions;
   /**
    * Of the templates a cluster-only change reaches only through their placement (candidates, with their index
    * entries), those whose last scheduling result stands (outputs/steadyResults.ts): they are not read or rendered.
@@ -432,6 +437,7 @@ async function loadIncremental(
   const placementOnly = new Map<string, IndexEntry>();
   const overrideReaders = new Map<string, IndexEntry>();
   const onEvicting = new Map<string, IndexEntry>();
+  const ending = new Map<string, IndexEntry>();
   const moved = clustersMoved ? movedClusters(model, clustersMoved) : undefined;
   const affected = affectedByChange({
     index,
@@ -450,13 +456,32 @@ async function loadIncremental(
   });
   for (const key of rescopedKeys) affected.add(key);
   for (const [key, t] of model.templates) if (reschemed.has(kindKey(t.ref))) affected.add(key);
+  if (previous.endingEvictions?.templates.size) {
+    await index.load({ templates: previous.endingEvictions.templates });
+    for (const key of previous.endingEvictions.templates) {
+      const entry = index.template(key);
+      if (!entry) continue;
+      if (!affected.has(key) && !alsoAffected.has(key)) ending.set(key, entry);
+      affected.add(key);
+    }
+    // Their namespaces' policies and overrides, read now (they would be for their render): keptResults reads them.
+    if (ending.size > 0 && !wholeFleet) {
+      const before = loaded.size;
+      readKarmada(await karmadaFor(new Set([...ending.keys()].map((key) => parseRefKey(key).namespace))));
+      if (loaded.size > before) model = await assemble();
+    }
+  }
   // Clusters alone changed, in Git or in their state: a template's files on the others stand while its replicas there
   // do (renderTemplates).
   const onlyClustersChanged = changedUnits.size > 0 ? null : changedClusters(changed, touched, oldVersions, moved);
   // Decided before any template is read: a workload whose scheduler keeps its last result renders nothing new.
   const shrunk = new Map<string, ShrunkResult>();
   const followed = new Map<string, readonly string[]>();
-  if (onlyClustersChanged && previous.keptResults && placementOnly.size + overrideReaders.size + onEvicting.size > 0) {
+  if (
+    onlyClustersChanged &&
+    previous.keptResults &&
+    placementOnly.size + overrideReaders.size + onEvicting.size + ending.size > 0
+  ) {
     for (const key of alsoAffected) {
       placementOnly.delete(key);
       overrideReaders.delete(key);
@@ -464,7 +489,13 @@ async function loadIncremental(
     }
     const steady = await previous.keptResults(
       model,
-      { placementOnly, overrideReaders, onEvicting },
+      {
+        placementOnly,
+        overrideReaders,
+        onEvicting,
+        ending,
+        ...(previous.endingEvictions ? { copiesOfThisSource: previous.endingEvictions.copiesOfThisSource } : {}),
+      },
       onlyClustersChanged,
       affected,
     );

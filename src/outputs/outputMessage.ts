@@ -17,6 +17,7 @@ import {
   EVICTION_CHECK_TRAILER,
   FAILOVER_CHECK_TRAILER,
   RENDER_LIMITS_TRAILER,
+  GRACEFUL_EVICTIONS_TRAILER,
   RENDER_TOOLS_TRAILER,
   renderLimitsTrailer,
   type RecordedLimits,
@@ -170,7 +171,7 @@ export function buildOutputMessage(
   lines.push('');
   if (context?.state.key) lines.push(`${CLUSTER_STATE_TRAILER}: ${context.state.key}`);
   if (context?.state.check) lines.push(`${FAILOVER_CHECK_TRAILER}: ${context.state.check}`);
-  if (context?.state.evictions) lines.push(`Graceful-Evictions: ${context.state.evictions}`);
+  if (context?.state.evictions) lines.push(`${GRACEFUL_EVICTIONS_TRAILER}: ${context.state.evictions}`);
   if (context?.state.evictionCheck) lines.push(`${EVICTION_CHECK_TRAILER}: ${context.state.evictionCheck}`);
   if (context?.state.pending) lines.push(`Pending-Bindings: ${context.state.pending}`);
   if (context?.state.applicationFailover)

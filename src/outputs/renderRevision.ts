@@ -4,6 +4,7 @@ import {
   AUTOSCALED_TRAILER,
   CLUSTER_STATUS_FILE,
   CLUSTER_STATUS_NONE,
+  GRACEFUL_EVICTIONS_TRAILER,
   LAST_GOOD_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { readAutoscaledReplicas } from '../branches/status/autoscalerDecisions.ts';
@@ -28,6 +29,7 @@ import {
   evictionCheckAfter,
   evictionsEndingNow,
   evictionsThatMayEnd,
+  copiesOfThisSource,
   recordedEvictionCheck,
 } from './evictionsThatMayEnd.ts';
 import { describeRef, parseRefKey, refKey } from '../api/kinds.ts';
@@ -254,11 +256,17 @@ async function renderOrDraft(
   // what the change does, not a failover or an autoscaler's move due anyway.
   if (draft && (autoscaleMoved || stateMoves !== undefined || retried.size > 0 || evictionLook.ending.length > 0))
     return noCommit(sourceSha, false);
+  // Of those, the ones nothing else renders: their tasks may end without a render (steadyResults.ts endedResultOf).
+  const endingAlone =
+    evictionLook.ending.length > 0 && again !== 'all' && headTree && !draft
+      ? new Set(evictionLook.ending.filter((key) => !retried.has(key) && !movedTemplates.has(key) && !again?.has(key)))
+      : new Set<string>();
+  const rendersAgain = evictionLook.ending.filter((key) => !endingAlone.has(key));
   const alsoAffected =
     again === 'all'
       ? undefined
-      : retried.size > 0 || movedTemplates.size > 0 || evictionLook.ending.length > 0
-        ? new Set([...(again ?? []), ...retried.keys(), ...movedTemplates, ...evictionLook.ending])
+      : retried.size > 0 || movedTemplates.size > 0 || rendersAgain.length > 0
+        ? new Set([...(again ?? []), ...retried.keys(), ...movedTemplates, ...rendersAgain])
         : again;
   const sourceLimits = sourceLimitsOf(target.limits);
   // Where a broken policy or cluster finds its last good definition, whichever way this render reads the source.
@@ -275,6 +283,18 @@ async function renderOrDraft(
           ...(stateMoves && (stateMoves.evicting.size + stateMoves.freed.size > 0 || stateMoves.noExecuteDue)
             ? { clustersMoved: stateMoves }
             : {}),
+          ...(endingAlone.size > 0
+            ? {
+                endingEvictions: {
+                  templates: endingAlone,
+                  // A commit made by hand on top of the last render may have changed a copy.
+                  copiesOfThisSource: async (keys: readonly string[]) =>
+                    previousOutput?.oid === outputHead && previousSource === sourceSha
+                      ? copiesOfThisSource(repo, previousOutput, sourceSha, autoKey, keys)
+                      : new Set<string>(),
+                },
+              }
+            : {}),
           // A draft renders those too: a plan says why each moved template went where it goes.
           ...(headTree && !draft
             ? {
@@ -288,7 +308,7 @@ async function renderOrDraft(
                     repo,
                     headTree,
                     candidates,
-                    steadyView(withClusterStatus(m, observed), now),
+                    steadyView(withClusterStatus(m, observed), now, target.gracefulEvictionTimeoutSeconds),
                     changed,
                     { index, affected: reached },
                   ),
@@ -657,7 +677,7 @@ async function holdSource(
   const kept = [
     CLUSTER_STATE_TRAILER,
     FAILOVER_CHECK_TRAILER,
-    'Graceful-Evictions',
+    GRACEFUL_EVICTIONS_TRAILER,
     EVICTION_CHECK_TRAILER,
     PENDING_BINDINGS_TRAILER,
     AUTOSCALED_TRAILER,

@@ -4,7 +4,7 @@
 // target cluster make it schedule; "TODO: reschedule binding on cluster change other than cluster deletion, such as
 // cluster labels changed"), so such a template renders exactly what it rendered last time. Telling those apart from
 // the index entry, the policy and the previous binding spares reading, parsing and rendering the template at all.
-import type { ResourceBinding } from '../api/binding.ts';
+import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
@@ -32,6 +32,10 @@ import { schedule } from '../assignments/schedule.ts';
 import type { SchedulingRequest } from '../assignments/types.ts';
 import { purgeModeOf } from '../evictions/evictTaintedClusters.ts';
 import { isDeletionProtected } from '../works/deletionProtection.ts';
+import { labelRewritingClusterOverrides, overrideMayApply } from '../overrides/overrideMayApply.ts';
+import { applicationFailoverOf } from '../api/policy.ts';
+import { assessEvictionTasks } from '../evictions/gracefulEviction.ts';
+import { placementJson } from '../assignments/placementJson.ts';
 import { shrinkResult, type ShrunkResult } from '../works/shrunkResults.ts';
 import { bindsTemplate, readBindingsAt } from './previousOutputs.ts';
 
@@ -54,9 +58,13 @@ export interface SteadyView {
    * holds it). Cutting such a result would write what the render would not.
    */
   mayBeHeld: (key: string, entry: IndexEntry) => boolean;
+  /** Whether an OverridePolicy or a ClusterOverridePolicy of the commit may apply to the template on some cluster. */
+  mayBeOverridden: (key: string, entry: IndexEntry) => boolean;
+  /** A graceful eviction task without its own gracePeriodSeconds ends after this long (--graceful-eviction-timeout). */
+  gracePeriodSeconds?: number;
 }
 
-export function steadyView(model: ConfigModel, now: Date): SteadyView {
+export function steadyView(model: ConfigModel, now: Date, gracePeriodSeconds?: number): SteadyView {
   const policies = new Map<string, PropagationPolicy>();
   for (const { object } of model.propagationPolicies)
     if (!policies.has(policyKey(object))) policies.set(policyKey(object), object);
@@ -64,6 +72,8 @@ export function steadyView(model: ConfigModel, now: Date): SteadyView {
     .map((c) => c.object)
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   const interpreters = interpretersOf(model);
+  const overrides = model.overridePolicies.map((o) => o.object);
+  const relabelers = labelRewritingClusterOverrides(overrides);
   return {
     policies,
     clusters,
@@ -82,6 +92,16 @@ export function steadyView(model: ConfigModel, now: Date): SteadyView {
         customizationFor(interpreters, ref) !== undefined
       );
     },
+    mayBeOverridden: (key, entry) => {
+      const ref = parseRefKey(key);
+      const template = { ...ref, labels: entry.labels ?? {} };
+      return overrides.some(
+        (o) =>
+          (o.kind === 'ClusterOverridePolicy' || o.metadata.namespace === ref.namespace) &&
+          overrideMayApply(o, template, relabelers),
+      );
+    },
+    ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
   };
 }
 
@@ -217,6 +237,20 @@ export interface SteadyCandidates {
    * changed in Git: a Duplicated placement may only move the cluster into a graceful eviction task.
    */
   onEvicting?: ReadonlyMap<string, IndexEntry>;
+  /** Whose graceful eviction tasks end now, which nothing else renders: their tasks may end without a render. */
+  ending?: ReadonlyMap<string, IndexEntry>;
+  /** Of those, the ones whose kept copies a cluster may take back as they stand (EndingEvictions). None when absent. */
+  copiesOfThisSource?: EndingEvictions['copiesOfThisSource'];
+}
+
+/** Templates whose graceful eviction tasks end now, which nothing else renders (renderRevision). */
+export interface EndingEvictions {
+  templates: ReadonlySet<string>;
+  /**
+   * Of the given templates, those whose copies kept under their tasks are what a render of this source writes
+   * (evictionsThatMayEnd.ts rendersOfThisSource): a cluster may take such a copy back as it stands.
+   */
+  copiesOfThisSource: (keys: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 /** What a relabel leaves of the candidates' results without rendering them. */
@@ -272,10 +306,16 @@ export function followedResultOf(
     return { ...snapshot, clusters: clusters.map((name, i) => ({ name, replicas: replicas?.[i] ?? 0 })) };
   });
   if (!moved || requiredBy.some((s) => s === undefined)) return undefined;
+  // A parent that lost only clusters under eviction tasks (endedResultOf) leaves its snapshot, and so the binding, as
+  // they were: a binding written again would take this commit's stamp, which a render leaves on an unchanged one.
+  const unchanged = deepEqual(requiredBy, spec.requiredBy);
   return {
-    binding: { ...binding, spec: { ...spec, requiredBy: requiredBy as NonNullable<typeof spec.requiredBy> } },
+    binding: unchanged
+      ? binding
+      : { ...binding, spec: { ...spec, requiredBy: requiredBy as NonNullable<typeof spec.requiredBy> } },
     entry: { ...entry, clusters: entry.clusters.filter((c) => holding.has(c)) },
     lost: entry.clusters.filter((c) => !holding.has(c)),
+    ...(unchanged ? { bindingUnchanged: true as const } : {}),
   };
 }
 
@@ -287,7 +327,7 @@ export function followedResultOf(
 export async function readSteadyResults(
   repo: GitRepo,
   outputTree: string,
-  { placementOnly, overrideReaders, onEvicting = new Map() }: SteadyCandidates,
+  { placementOnly, overrideReaders, onEvicting = new Map(), ending = new Map(), copiesOfThisSource }: SteadyCandidates,
   view: SteadyView,
   changed: ReadonlySet<string>,
   /** For the dependencies of shrunk templates: their entries and parents, and which templates the change renders. */
@@ -303,9 +343,16 @@ export async function readSteadyResults(
       paths.set(bindingPath(parseRefKey(key)), key);
   for (const [key, entry] of onEvicting)
     if (mayBeEvictedAlone(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
+  for (const [key, entry] of ending) if (mayEndAlone(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
   const kept = new Set<string>();
   const shrunk = new Map<string, ShrunkResult>();
   for (const [key, binding] of await readBindingsAt(repo, outputTree, paths)) {
+    const ends = ending.get(key);
+    if (ends) {
+      const s = endedResultOf(key, ends, binding, view, changed);
+      if (s) shrunk.set(key, s);
+      continue;
+    }
     const evicting = onEvicting.get(key);
     if (evicting) {
       const s = evictedResultOf(key, evicting, binding, view, changed);
@@ -319,6 +366,12 @@ export async function readSteadyResults(
     }
     const s = shrunkResultOf(key, entry ?? overrideReaders.get(key)!, binding, view, changed);
     if (s) shrunk.set(key, s);
+  }
+  // A cluster takes back the copy it kept only where that copy is this source's: elsewhere the render writes it.
+  const takingBack = [...shrunk].filter(([, s]) => s.released?.placedAgain.length).map(([key]) => key);
+  if (takingBack.length > 0) {
+    const trusted = copiesOfThisSource ? await copiesOfThisSource(takingBack) : new Set<string>();
+    for (const key of takingBack) if (!trusted.has(key)) shrunk.delete(key);
   }
   const followed = await readFollowers(repo, outputTree, shrunk, kept, around, view);
   for (const [key, { result }] of followed) shrunk.set(key, result);
@@ -411,9 +464,145 @@ export function evictedResultOf(
 }
 
 /**
- * The checks shrunkResultOf and evictedResultOf share: the binding is the template's, claimed, built from the
- * policy's placement as it is now, without dependents, suspension, tasks or a pending rebalance, a Duplicated result
- * (or one of a kind without replicas) that was a clean success and holds exactly the entry's clusters.
+ * Whether the template's graceful eviction tasks may end without a render, judged before its binding is read: no Job,
+ * nothing but the eviction for a render to look at, no application failover, every cluster of its result and tasks
+ * still registered, and either a placement that can only shrink (mayShrinkResult's test of the policy) with no
+ * override that may apply (a cluster taken back keeps its copy, and what an override reports there goes into the
+ * commit message), or a Divided placement of a kind with replicas (its freed clusters only lose their copies).
+ */
+export function mayEndAlone(key: string, entry: IndexEntry, view: SteadyView): boolean {
+  if (!entry.policy || entry.applicationFailover || entry.own || !entry.evicting?.length) return false;
+  if (rendersForItsState({ ...entry, evicting: undefined }) || view.mayBeHeld(key, entry)) return false;
+  if (!entry.clusters.every((c) => view.byName.has(c))) return false;
+  const policy = view.policies.get(entry.policy);
+  if (!policy) return false;
+  const ref = parseRefKey(key);
+  if (ref.kind === 'Job') return false;
+  if (shrinksOnly(key, policy, view)) return !view.mayBeOverridden(key, entry);
+  const placement = policy.spec.placement ?? {};
+  return (
+    view.mayHaveReplicas(ref.apiVersion, ref.kind) &&
+    replicaSchedulingType(placement) === 'Divided' &&
+    !placement.clusterAffinities &&
+    !policy.spec.suspension &&
+    schedulerOf(policy.spec) === DEFAULT_SCHEDULER
+  );
+}
+
+/**
+ * The template's new result when every one of its graceful eviction tasks ends now by time alone (its grace period
+ * ran out, or its deletion is no longer suppressed), and nothing else moved for it: Karmada's graceful eviction
+ * controller drops the tasks, and its scheduler looks at the binding that changed. A Divided workload it leaves as it
+ * is (doScheduleBinding: neither its placement nor its replicas moved), so each freed cluster loses its copy. Any other
+ * result it schedules again and takes back each freed cluster it can, which keeps the copy it held through the
+ * eviction; that copy is what a render of this source would write there only when the source has not moved since
+ * before the tasks were made, which readSteadyResults asks of the caller (EndingEvictions), and no override applies
+ * (mayEndAlone). Undefined for anything else: the template is then rendered.
+ */
+export function endedResultOf(
+  key: string,
+  entry: IndexEntry,
+  binding: ResourceBinding,
+  view: SteadyView,
+  changed: ReadonlySet<string>,
+): ShrunkResult | undefined {
+  // A cluster that moved, in Git or in its state, may join or leave the result otherwise: the scheduler decides.
+  if (changed.size > 0) return undefined;
+  const policy = view.policies.get(entry.policy ?? '');
+  const spec = binding.spec;
+  const tasks = spec.gracefulEvictionTasks ?? [];
+  if (!policy || tasks.length === 0 || !cleanResult(key, entry, binding, policy, view, true)) return undefined;
+  const evicting = tasks.map((t) => t.fromCluster).sort();
+  if (tasks.some((t) => t.purgeMode !== 'Gracefully') || evicting.join('\n') !== (entry.evicting ?? []).join('\n'))
+    return undefined;
+  if (evictTaintedClusters(binding, policy, view.byName, view.now).evictions.length > 0) return undefined;
+  const placement = policy.spec.placement ?? {};
+  const applied = placementJson(placement);
+  // The placement a render's scheduler writes on the binding, and compares with the next time.
+  if (binding.metadata.annotations?.['policy.karmada.io/applied-placement'] !== applied) return undefined;
+  const before = spec.clusters ?? [];
+  // Without the template's health: a task that only its replacements being healthy would end is left to a render.
+  const { kept, ended } = assessEvictionTasks(tasks, view.now, before, undefined, view.gracePeriodSeconds);
+  if (kept.length > 0 || ended.some((e) => e.why === 'replacementsHealthy')) return undefined;
+  const { gracefulEvictionTasks: _, ...untasked } = spec;
+  const replicas = spec.replicas ?? 0;
+  const requirements = spec.replicaRequirements;
+  // The request scheduleBinding makes of the binding, but for its previous result.
+  const base = {
+    resource: { ...parseRefKey(key), uid: '' },
+    placement,
+    replicas,
+    ...(requirements !== undefined ? { replicaRequirements: true } : {}),
+    ...(requirements?.resourceRequest ? { resourceRequest: requirements.resourceRequest } : {}),
+    previousPlacement: applied,
+    candidateReasons: false as const,
+  };
+  if (isWorkload(base) && replicaSchedulingType(placement) === 'Divided') {
+    if (needsReschedule({ ...base, previous: before }, view.clusters) !== undefined) return undefined;
+    return {
+      binding: { ...binding, spec: untasked },
+      entry: entryWithoutTasks(entry, before),
+      lost: evicting,
+      released: { ends: ended, result: before, placedAgain: [] },
+    };
+  }
+  if (!cleanDuplicatedResult(key, entry, binding, policy, view, true)) return undefined;
+  // The tasks' clusters kept out (Karmada's ClusterEviction filter): the result as it stands.
+  const firstRequest: SchedulingRequest = { ...base, previous: before, evictingClusters: evicting };
+  const first = schedule(firstRequest, view.clusters);
+  if (!cleanSchedule(first, firstRequest, view) || !deepEqual(first.clusters, before)) return undefined;
+  const againRequest: SchedulingRequest = { ...base, previous: first.clusters };
+  const again = schedule(againRequest, view.clusters);
+  if (!cleanSchedule(again, againRequest, view)) return undefined;
+  // A Scheduled result's clusters come sorted by name. Only the freed clusters may join it: another one would get a
+  // copy it never had, which a render writes.
+  const targets = again.clusters;
+  const names = targets.map((t) => t.name);
+  if (before.some((c) => !targets.some((t) => t.name === c.name && t.replicas === c.replicas))) return undefined;
+  // A cluster taken back keeps its copy only with the replicas it held when the task was made.
+  for (const t of targets)
+    if (
+      !before.some((c) => c.name === t.name) &&
+      tasks.find((k) => k.fromCluster === t.name)?.replicas !== (t.replicas || undefined)
+    )
+      return undefined;
+  const next: ResourceBinding = { ...binding, spec: { ...untasked, clusters: targets } };
+  // A cluster taken back whose NoExecute taint is due: the taint manager would evict at once, as a render's next pass.
+  if (evictTaintedClusters(next, policy, view.byName, view.now).evictions.length > 0) return undefined;
+  return {
+    binding: next,
+    entry: entryWithoutTasks(entry, targets),
+    lost: evicting.filter((c) => !names.includes(c)),
+    released: { ends: ended, result: first.clusters, placedAgain: evicting.filter((c) => names.includes(c)) },
+  };
+}
+
+/**
+ * The entry of a result whose tasks all ended: its clusters the result's, its replicas following them as a render
+ * records them (works/renderTemplates.ts replicasOn: with dependencies, while one has some), in their place.
+ */
+function entryWithoutTasks(entry: IndexEntry, targets: readonly TargetCluster[]): IndexEntry {
+  const { evicting: _, ...rest } = entry;
+  const { replicas: __, ...withoutCounts } = rest;
+  const counts = targets.map((t) => t.replicas);
+  return {
+    ...(entry.deps && counts.some((n) => n > 0) ? { ...rest, replicas: counts } : withoutCounts),
+    clusters: targets.map((t) => t.name),
+  };
+}
+
+/** A successful schedule that waits on nothing in cluster status and names no affinity: one a render would keep. */
+function cleanSchedule(result: ReturnType<typeof schedule>, request: SchedulingRequest, view: SteadyView): boolean {
+  return (
+    result.status === 'Scheduled' &&
+    result.affinityName === undefined &&
+    pendingOn(result, request, view.clusters) === undefined
+  );
+}
+
+/**
+ * The checks shrunkResultOf, evictedResultOf and endedResultOf share: cleanResult, of a Duplicated result (or one of
+ * a kind without replicas).
  */
 function cleanDuplicatedResult(
   key: string,
@@ -421,6 +610,29 @@ function cleanDuplicatedResult(
   binding: ResourceBinding,
   policy: PropagationPolicy,
   view: SteadyView,
+  withTasks = false,
+): boolean {
+  const spec = binding.spec;
+  const workload = isWorkload({
+    replicas: spec.replicas ?? 0,
+    replicaRequirements: spec.replicaRequirements !== undefined,
+  });
+  if (workload && replicaSchedulingType(spec.placement ?? {}) !== 'Duplicated') return false;
+  return cleanResult(key, entry, binding, policy, view, withTasks);
+}
+
+/**
+ * The binding is the template's, claimed, built from the policy's placement as it is now, without dependents,
+ * suspension, application failover or a pending rebalance, a result that was a clean success and holds exactly the
+ * entry's clusters. With `withTasks`, its graceful eviction tasks' clusters are the entry's too; without, it has none.
+ */
+function cleanResult(
+  key: string,
+  entry: IndexEntry,
+  binding: ResourceBinding,
+  policy: PropagationPolicy,
+  view: SteadyView,
+  withTasks: boolean,
 ): boolean {
   if (view.mayBeHeld(key, entry)) return false;
   const spec = binding.spec;
@@ -430,14 +642,11 @@ function cleanDuplicatedResult(
   if (ref.kind === 'Job') return false;
   // A binding its policy let go of (Karmada's detector took the claim off) is held by the render: no longer placed.
   if (!bindsTemplate(binding, ref) || !hasPolicyClaim(binding)) return false;
-  if (spec.requiredBy || spec.suspension || readsTemplateHealth(binding)) return false;
+  const tasks = spec.gracefulEvictionTasks ?? [];
+  if (spec.requiredBy || spec.suspension || applicationFailoverOf(spec) !== undefined) return false;
+  if (tasks.length > 0 && !withTasks) return false;
   if (!deepEqual(spec.placement, policy.spec.placement)) return false;
-  const workload = isWorkload({
-    replicas: spec.replicas ?? 0,
-    replicaRequirements: spec.replicaRequirements !== undefined,
-  });
-  if (workload && replicaSchedulingType(spec.placement ?? {}) !== 'Duplicated') return false;
-  if (!sameClusters(binding, entry)) return false;
+  if (!sameClusters(binding, entry, withTasks ? tasks.map((t) => t.fromCluster) : [])) return false;
   const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
   if (scheduled?.status !== 'True' || binding.status?.conditions?.length !== 1) return false;
   return pendingRequests(requestsFor(ref, view.rebalancers), binding).length === 0;
@@ -479,8 +688,11 @@ async function readFollowers(
       else break;
     }
     const entry = index.template(key);
-    if (parents.size === index.parentsOf(key).length && entry && !view.mayBeHeld(key, entry))
-      candidates.set(key, parents);
+    if (parents.size !== index.parentsOf(key).length || !entry || view.mayBeHeld(key, entry)) continue;
+    // A parent that takes a cluster back gives it back to the dependency, whose copy there stays as the parent's does
+    // (endedResultOf): only where no override may apply, as what one reports there goes into the commit message.
+    const takesBack = index.parentsOf(key).some((parent) => shrunk.get(parent)?.released?.placedAgain.length);
+    if (!takesBack || !view.mayBeOverridden(key, entry)) candidates.set(key, parents);
   }
   const paths = new Map([...candidates.keys()].map((key) => [bindingPath(parseRefKey(key)), key]));
   const out = new Map<string, { result: ShrunkResult; parents: string[] }>();
@@ -509,8 +721,12 @@ function rendersForItsState(entry: IndexEntry): boolean {
   );
 }
 
-/** Whether the binding's result holds the entry's clusters, no more, no fewer (both sorted by name). */
-function sameClusters(binding: ResourceBinding, entry: IndexEntry): boolean {
-  const clusters = binding.spec.clusters ?? [];
-  return clusters.map((c) => c.name).join('\n') === [...entry.clusters].sort().join('\n');
+/**
+ * Whether the binding's result, with the clusters its tasks keep apart (`evicting`), holds the entry's clusters, no
+ * more, no fewer (the result sorted by name).
+ */
+function sameClusters(binding: ResourceBinding, entry: IndexEntry, evicting: readonly string[] = []): boolean {
+  const clusters = (binding.spec.clusters ?? []).map((c) => c.name);
+  const held = evicting.length > 0 ? [...clusters, ...evicting].sort() : clusters;
+  return held.join('\n') === [...entry.clusters].sort().join('\n');
 }

@@ -421,14 +421,25 @@ export async function renderTemplates<F>(
 }
 
 /**
- * The evictions of templates the taint manager evicted without a render (works/shrunkResults.ts), among those of the
- * rendered ones in template order, as a render of every one of them would have listed them.
+ * The evictions of templates the taint manager evicted without a render, and the ends of tasks ended without one
+ * (works/shrunkResults.ts), among those of the rendered ones in template order, as a render of every one of them
+ * would have listed them.
  */
 function addUnreadEvictions(shrunk: ReadonlyMap<string, ShrunkResult> | undefined, events: FailoverEvent[]): void {
   const before = events.length;
-  for (const [key, s] of shrunk ?? [])
+  for (const [key, s] of shrunk ?? []) {
     for (const e of s.evicted?.evictions ?? [])
       events.push({ type: 'evicted', ref: parseRefKey(key), result: [...s.evicted!.result], ...e });
+    for (const end of s.released?.ends ?? [])
+      events.push({
+        type: 'released',
+        ref: parseRefKey(key),
+        cluster: end.task.fromCluster,
+        why: end.why,
+        result: [...s.released!.result],
+        ...(s.released!.placedAgain.includes(end.task.fromCluster) ? { placedAgain: true as const } : {}),
+      });
+  }
   if (events.length === before) return;
   const keyed = events.map((e) => ({ e, key: refKey(e.ref) }));
   // Stable: one template's events keep their order.

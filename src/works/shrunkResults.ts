@@ -2,11 +2,12 @@
 // previous one without that cluster (outputs/steadyResults.ts decides when): the binding loses the cluster, the
 // cluster loses its manifest, every other cluster keeps its own. A NoExecute taint that evicts such a placement from a
 // cluster leaves the same result, but the cluster keeps its manifest under a graceful eviction task until the task
-// ends. Such a template is not read, scheduled or rendered: this writes what the render would have written for it,
-// from its previous binding and index entry.
+// ends; when it ends, the cluster takes the copy back, or loses it. Such a template is not read, scheduled or
+// rendered: this writes what the render would have written for it, from its previous binding and index entry.
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import type { Eviction } from '../evictions/evictBinding.ts';
+import type { TaskEnd } from '../evictions/gracefulEviction.ts';
 import { bindingPath, manifestPath } from '../branches/rendered/outputPaths.ts';
 import type { IndexEntry } from '../branches/rendered/outputIndex.ts';
 import { changedText } from './changedText.ts';
@@ -23,6 +24,13 @@ export interface ShrunkResult {
    * made by a render waits for the next one, works/renderTemplates.ts Placed.evictionEnd).
    */
   evicted?: { evictions: readonly Eviction[]; result: readonly TargetCluster[]; lookAt: number };
+  /**
+   * Set when its graceful eviction tasks ended: how each ended, the result they were assessed against, and the
+   * clusters the scheduler took back (each keeps its copy; a freed cluster not among them is in `lost`).
+   */
+  released?: { ends: readonly TaskEnd[]; result: readonly TargetCluster[]; placedAgain: readonly string[] };
+  /** The binding is the previous one as it stands: it is not written again. */
+  bindingUnchanged?: true;
 }
 
 /**
@@ -54,8 +62,8 @@ export function shrinkResult(
 }
 
 /**
- * Each shrunk template's output edits: the new binding's text (stamped with this commit, as every rewritten file is)
- * and the removal of its manifest on each lost cluster. Returns the bytes written, counted against the render's limit.
+ * Each shrunk template's output edits: the new binding's text (stamped with this commit, as every rewritten file is),
+ * unless it is unchanged, and the removal of its manifest on each lost cluster. Returns the bytes written, counted against the render's limit.
  */
 export function writeShrunkResults<F>(
   shrunk: ReadonlyMap<string, ShrunkResult>,
@@ -67,9 +75,11 @@ export function writeShrunkResults<F>(
   let bytes = 0;
   for (const [key, s] of shrunk) {
     const ref = parseRefKey(key);
-    const text = changedText(s.binding, undefined, sourceCommit)!;
-    bytes += Buffer.byteLength(text);
-    edits.set(bindingPath(ref), keep(text));
+    if (!s.bindingUnchanged) {
+      const text = changedText(s.binding, undefined, sourceCommit)!;
+      bytes += Buffer.byteLength(text);
+      edits.set(bindingPath(ref), keep(text));
+    }
     for (const cluster of s.lost) {
       edits.set(manifestPath(cluster, ref), null);
       // As for any cluster leaving a result: Karmada's Work keeps preserveResourcesOnDeletion, the object stays.

@@ -1,19 +1,24 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceBinding } from '../../src/api/binding.ts';
+import { parseRefKey } from '../../src/api/kinds.ts';
+import type { FailoverEvent } from '../../src/works/renderTemplates.ts';
 import type { ConfigModel } from '../../src/api/model.ts';
 import type { Placement } from '../../src/api/policy.ts';
 import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import {
+  endedResultOf,
   evictedResultOf,
   followedResultOf,
   keepsResult,
+  mayEndAlone,
   mayKeepResult,
   mayShrinkResult,
   shrunkResultOf,
   steadyView,
 } from '../../src/outputs/steadyResults.ts';
 import { renderTemplates } from '../../src/works/renderTemplates.ts';
+import type { ShrunkResult } from '../../src/works/shrunkResults.ts';
 import { parseYamlValue } from '../../src/yaml/blockYaml.ts';
 import {
   coldRenderInput,
@@ -21,6 +26,7 @@ import {
   deployment,
   memberCluster,
   modelOf,
+  overridePolicy,
   propagationPolicy,
 } from '../helpers/inMemoryModel.ts';
 
@@ -386,6 +392,116 @@ test('a toleration, another purge mode, no cluster left, a cluster that may join
     evictedResultOf(KEY, divided.entry, divided.binding, steadyView(withNoExecuteOnM1(fleet(dynamic)), NOW), onM1),
     'a Divided workload: its replicas move',
   );
+});
+
+// Ten minutes after the taint manager evicted a result from m1, with nothing else moved: Karmada's graceful eviction
+// controller ends the task, and its scheduler looks at the binding again.
+const GRACE_ENDED = new Date(NOW.getTime() + 601_000);
+
+/** A Deployment whose pods request resources: its binding carries replica requirements. */
+const requesting = () =>
+  deployment('web', 4, {
+    template: {
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m' } } }] },
+    },
+  });
+
+/** The template rendered cold, then evicted from m1 by a NoExecute taint: its entry and binding with the task. */
+async function evictedFromM1(model: () => ConfigModel, key: string) {
+  const { binding } = await rendered(model(), key);
+  return evictedByRender(withNoExecuteOnM1(model()), binding, key);
+}
+
+/** A render of the template once its task's grace period ran out, against its binding under eviction. */
+async function endedByRender(model: ConfigModel, binding: ResourceBinding, key: string) {
+  const out = await renderTemplates(
+    coldRenderInput(model, {
+      previousBindings: new Map([[key, binding]]),
+      failover: { now: GRACE_ENDED, observed: new Map() },
+    }),
+  );
+  const path = [...out.edits.keys()].find((p) => p.startsWith('bindings/'))!;
+  return {
+    entry: out.indexChanges.get(key)!,
+    binding: parseYamlValue(out.edits.get(path)!) as ResourceBinding,
+    failover: out.failover,
+  };
+}
+
+/** The failover events a render lists for a result whose tasks ended without one (renderTemplates' order). */
+function releasedEvents(key: string, cut: ShrunkResult | undefined): FailoverEvent[] {
+  return (cut?.released?.ends ?? []).map((end) => ({
+    type: 'released',
+    ref: parseRefKey(key),
+    cluster: end.task.fromCluster,
+    why: end.why,
+    result: [...cut!.released!.result],
+    ...(cut!.released!.placedAgain.includes(end.task.fromCluster) ? { placedAgain: true as const } : {}),
+  }));
+}
+
+test('the end of a graceful eviction without a render: m1 takes back a Duplicated copy, a Divided one goes, as a render decides', async () => {
+  const fleets: [what: string, key: string, model: () => ConfigModel, lost: string[]][] = [
+    ['a Duplicated workload with requests', KEY, () => fleet(duplicated, 'dev', { templates: [requesting()] }), []],
+    [
+      'a kind without replicas',
+      CONFIG_MAP,
+      () => configMapFleet([memberCluster('m1', {}, { env: 'prod' }), memberCluster('m2', {}, { env: 'prod' })]),
+      [],
+    ],
+    ['a Divided workload', KEY, () => fleet(dynamic), ['m1']],
+  ];
+  for (const [what, key, model, lost] of fleets) {
+    const evicted = await evictedFromM1(model, key);
+    assert.equal(evicted.entry.evicting, ['m1'], what);
+    const view = steadyView(model(), GRACE_ENDED);
+    assert.ok(mayEndAlone(key, evicted.entry, view), what);
+    const cut = endedResultOf(key, evicted.entry, evicted.binding, view, new Set());
+    const render = await endedByRender(model(), evicted.binding, key);
+    assert.is(JSON.stringify(cut?.binding), JSON.stringify(render.binding), `${what}: the binding, fields in order`);
+    assert.is(JSON.stringify(cut?.entry), JSON.stringify(render.entry), `${what}: the entry, fields in order`);
+    assert.equal(cut?.lost, lost, what);
+    assert.equal(releasedEvents(key, cut), render.failover, what);
+  }
+  // Still tainted when the task ends: the scheduler leaves m1 out for its state alone, which the render's entry says
+  // it waits on (to take m1 back once the taint goes): that is the render's to write.
+  const model = () => withNoExecuteOnM1(fleet(duplicated));
+  const evicted = await evictedFromM1(() => fleet(duplicated), KEY);
+  const render = await endedByRender(model(), evicted.binding, KEY);
+  assert.equal(render.entry.clusters, ['m2']);
+  assert.equal(render.entry.waiting, {});
+  assert.not.ok(endedResultOf(KEY, evicted.entry, evicted.binding, steadyView(model(), GRACE_ENDED), new Set()));
+});
+
+test('a task within its grace period, another purge mode, a moved cluster, other replicas or an override: the render ends it', async () => {
+  const evicted = await evictedFromM1(() => fleet(duplicated), KEY);
+  const view = steadyView(fleet(duplicated), GRACE_ENDED);
+  const of = (b: Partial<ResourceBinding['spec']> = {}, v = view, changed: ReadonlySet<string> = new Set()) =>
+    endedResultOf(KEY, evicted.entry, { ...evicted.binding, spec: { ...evicted.binding.spec, ...b } }, v, changed);
+  assert.ok(of());
+  assert.not.ok(of({}, steadyView(fleet(duplicated), new Date(NOW.getTime() + 60_000))), 'the task runs on');
+  assert.not.ok(of({}, view, new Set(['m2'])), 'm2 moved: the scheduler decides');
+  const [task] = evicted.binding.spec.gracefulEvictionTasks!;
+  assert.not.ok(of({ gracefulEvictionTasks: [{ ...task!, purgeMode: 'Directly' }] }), 'no copy kept');
+  assert.not.ok(
+    of({ gracefulEvictionTasks: [{ ...task!, replicas: 3 }] }),
+    "m1's copy runs 3 replicas, the result gives it 4: written again",
+  );
+  assert.not.ok(mayEndAlone(KEY, { ...evicted.entry, held: true }, view), 'a held template: its files are older');
+  const overridden = fleet(duplicated, 'dev', {
+    overrides: [
+      overridePolicy('web', {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+        overriders: { labelsOverrider: [{ operator: 'add', value: { tier: 'web' } }] },
+      }),
+    ],
+  });
+  assert.not.ok(
+    mayEndAlone(KEY, evicted.entry, steadyView(overridden, GRACE_ENDED)),
+    'an override may report a failed rule on m1, which goes into the commit message',
+  );
+  const job = 'batch/v1/Job/default/web';
+  assert.not.ok(mayEndAlone(job, evicted.entry, view), 'a Job');
 });
 
 test.run();

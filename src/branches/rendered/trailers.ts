@@ -79,6 +79,9 @@ export const FAILOVER_CHECK_TRAILER = 'Failover-Check';
 export const EVICTION_CHECK_TRAILER = 'Eviction-Check';
 export const EVICTION_CHECK_NEVER = 'never';
 
+/** Trailer of an output commit whose index lists templates with graceful eviction tasks: how many. Absent: none. */
+export const GRACEFUL_EVICTIONS_TRAILER = 'Graceful-Evictions';
+
 /**
  * Trailer of an output commit whose render read cluster state, template health or autoscaler decisions: the status
  * commit it read them from, or one of the two values below.
