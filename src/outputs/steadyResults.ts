@@ -8,7 +8,7 @@ import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
-import type { PropagationPolicy } from '../api/policy.ts';
+import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { isWorkload } from '../assignments/framework.ts';
 import { needsReschedule } from '../assignments/needsReschedule.ts';
@@ -74,6 +74,14 @@ export function steadyView(model: ConfigModel, now: Date, gracePeriodSeconds?: n
   const interpreters = interpretersOf(model);
   const overrides = model.overridePolicies.map((o) => o.object);
   const relabelers = labelRewritingClusterOverrides(overrides);
+  // Those that may apply to a template of a namespace: its OverridePolicies and every ClusterOverridePolicy.
+  const clusterWide = overrides.filter((o) => o.kind === 'ClusterOverridePolicy');
+  const byNamespace = new Map<string, OverridePolicy[]>();
+  for (const o of overrides)
+    if (o.kind === 'OverridePolicy') {
+      const namespace = o.metadata.namespace ?? '';
+      byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), o]);
+    }
   return {
     policies,
     clusters,
@@ -95,11 +103,8 @@ export function steadyView(model: ConfigModel, now: Date, gracePeriodSeconds?: n
     mayBeOverridden: (key, entry) => {
       const ref = parseRefKey(key);
       const template = { ...ref, labels: entry.labels ?? {} };
-      return overrides.some(
-        (o) =>
-          (o.kind === 'ClusterOverridePolicy' || o.metadata.namespace === ref.namespace) &&
-          overrideMayApply(o, template, relabelers),
-      );
+      const mayApply = (o: OverridePolicy) => overrideMayApply(o, template, relabelers);
+      return clusterWide.some(mayApply) || (byNamespace.get(ref.namespace) ?? []).some(mayApply);
     },
     ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
   };
@@ -557,23 +562,20 @@ export function endedResultOf(
   // A Scheduled result's clusters come sorted by name. Only the freed clusters may join it: another one would get a
   // copy it never had, which a render writes.
   const targets = again.clusters;
-  const names = targets.map((t) => t.name);
-  if (before.some((c) => !targets.some((t) => t.name === c.name && t.replicas === c.replicas))) return undefined;
+  const after = new Map(targets.map((t) => [t.name, t.replicas]));
+  if (before.some((c) => after.get(c.name) !== c.replicas)) return undefined;
+  const held = new Set(before.map((c) => c.name));
+  const freed = new Map(tasks.map((t) => [t.fromCluster, t.replicas ?? 0]));
   // A cluster taken back keeps its copy only with the replicas it held when the task was made.
-  for (const t of targets)
-    if (
-      !before.some((c) => c.name === t.name) &&
-      tasks.find((k) => k.fromCluster === t.name)?.replicas !== (t.replicas || undefined)
-    )
-      return undefined;
+  for (const t of targets) if (!held.has(t.name) && freed.get(t.name) !== t.replicas) return undefined;
   const next: ResourceBinding = { ...binding, spec: { ...untasked, clusters: targets } };
   // A cluster taken back whose NoExecute taint is due: the taint manager would evict at once, as a render's next pass.
   if (evictTaintedClusters(next, policy, view.byName, view.now).evictions.length > 0) return undefined;
   return {
     binding: next,
     entry: entryWithoutTasks(entry, targets),
-    lost: evicting.filter((c) => !names.includes(c)),
-    released: { ends: ended, result: first.clusters, placedAgain: evicting.filter((c) => names.includes(c)) },
+    lost: evicting.filter((c) => !after.has(c)),
+    released: { ends: ended, result: first.clusters, placedAgain: evicting.filter((c) => after.has(c)) },
   };
 }
 

@@ -502,6 +502,20 @@ test('a task within its grace period, another purge mode, a moved cluster, other
   );
   const job = 'batch/v1/Job/default/web';
   assert.not.ok(mayEndAlone(job, evicted.entry, view), 'a Job');
+  // A cluster the scheduler takes now that held no copy would get one: the render writes it.
+  const prod = (name: string) => memberCluster(name, {}, { env: 'prod' });
+  const configMaps = await evictedFromM1(() => configMapFleet([prod('m1'), prod('m2')]), CONFIG_MAP);
+  const withM3 = steadyView(configMapFleet([prod('m1'), prod('m2'), prod('m3')]), GRACE_ENDED);
+  assert.ok(
+    endedResultOf(
+      CONFIG_MAP,
+      configMaps.entry,
+      configMaps.binding,
+      steadyView(configMapFleet([prod('m1'), prod('m2')]), GRACE_ENDED),
+      new Set(),
+    ),
+  );
+  assert.not.ok(endedResultOf(CONFIG_MAP, configMaps.entry, configMaps.binding, withM3, new Set()), 'm3 would join');
 });
 
 test.run();
