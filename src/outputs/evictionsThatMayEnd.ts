@@ -18,6 +18,7 @@ import {
   EVICTION_CHECK_TRAILER,
   GRACEFUL_EVICTIONS_TRAILER,
   LAST_GOOD_TRAILER,
+  RENDER_TOOLS_TRAILER,
 } from '../branches/rendered/trailers.ts';
 import { recordedStatusCommit } from './recordedState.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
@@ -131,8 +132,8 @@ export async function evictionsEndingNow(
 
 /**
  * The last render that left no graceful eviction under way, when it and every render from `from` back to it rendered
- * this very source with these FederatedHPA decisions (`autoscaled`, the Autoscaled-Replicas trailer's value), each of
- * them Flotilla's commit; null otherwise, at the branch's first commit, or past `maxCommits`. A cluster under a task
+ * this very source with these FederatedHPA decisions (`autoscaled`, the Autoscaled-Replicas trailer's value) and the
+ * same Helm and Kustomize versions (Render-Tools, as `from` records them), each of them Flotilla's commit; null otherwise, at the branch's first commit, or past `maxCommits`. A cluster under a task
  * keeps its copy unwritten while the task lasts (works/renderTemplates.ts writeWorks), and a copy kept so now was a
  * result's at that render or came later: each was last written from this source, as a render of it would write it now
  * on a cluster that takes it back, unless that render held the template (a held template's files are an older
@@ -145,11 +146,13 @@ export async function rendersOfThisSource(
   autoscaled: string,
   maxCommits = 64,
 ): Promise<CommitInfo | null> {
+  // A unit's templates are what its tools output: a render with other tools renders them again on their results only.
+  const tools = commitTrailers(from)[RENDER_TOOLS_TRAILER];
   let cursor = from;
   for (let n = 0; n < maxCommits; n++) {
     const trailers = commitTrailers(cursor);
     if (trailers['Source-Commit'] !== sourceSha || trailers[LAST_GOOD_TRAILER]) return null;
-    if ((trailers[AUTOSCALED_TRAILER] ?? '') !== autoscaled) return null;
+    if ((trailers[AUTOSCALED_TRAILER] ?? '') !== autoscaled || trailers[RENDER_TOOLS_TRAILER] !== tools) return null;
     if (!trailers[GRACEFUL_EVICTIONS_TRAILER]) return cursor;
     const parent = cursor.parents[0];
     if (!parent) return null;

@@ -175,6 +175,7 @@ async function renderOrDraft(
   target: RenderTarget,
   again: RenderAgain | undefined,
   draft: false,
+  cuts?: boolean,
 ): Promise<RenderReport>;
 async function renderOrDraft(
   repo: GitRepo,
@@ -189,6 +190,8 @@ async function renderOrDraft(
   target: RenderTarget,
   again: RenderAgain | undefined,
   draft: boolean,
+  /** Whether results the change cannot move are written from the last bindings (steadyResults.ts) or rendered. */
+  cuts = true,
 ): Promise<RenderReport | RenderDraft> {
   const source = await readCommitInfo(repo, sourceSha);
   // The new commit goes on top of the head and edits its tree; what Flotilla knows of its last render (source,
@@ -258,7 +261,7 @@ async function renderOrDraft(
     return noCommit(sourceSha, false);
   // Of those, the ones nothing else renders: their tasks may end without a render (steadyResults.ts endedResultOf).
   const endingAlone =
-    evictionLook.ending.length > 0 && again !== 'all' && headTree && !draft
+    evictionLook.ending.length > 0 && again !== 'all' && headTree && !draft && cuts
       ? new Set(evictionLook.ending.filter((key) => !retried.has(key) && !movedTemplates.has(key) && !again?.has(key)))
       : new Set<string>();
   const rendersAgain = evictionLook.ending.filter((key) => !endingAlone.has(key));
@@ -296,7 +299,7 @@ async function renderOrDraft(
               }
             : {}),
           // A draft renders those too: a plan says why each moved template went where it goes.
-          ...(headTree && !draft
+          ...(headTree && !draft && cuts
             ? {
                 keptResults: (
                   m: ConfigModel,
@@ -465,6 +468,10 @@ async function renderOrDraft(
       clusterReasons: false,
       releaseTemplates: true,
     });
+    // Past its output budget a commit holds templates in their order, with the results written from their last
+    // bindings counted first: which ones it holds could differ from a render of every one. A rare commit: rendered
+    // again whole, as verify replays it.
+    if (loaded.shrunk && out.overBudget) return await renderOrDraft(repo, sourceSha, target, again, false, false);
     // Each step below walks the whole fleet once on a cold render: the event loop gets a turn between them.
     await eventLoopTurn();
     const previousFileCount = index.sourceFileCount();

@@ -228,6 +228,11 @@ export interface RenderOutput<F = string> {
    * them (earliestGraceEnd, epoch milliseconds), null when none ends by time. The others' tasks are as they were.
    */
   evictionEnds: Map<string, number | null>;
+  /**
+   * Whether the commit went past its output budget (maxOutputBytes): a template held for it (COMMIT_TOO_LARGE), or the
+   * results written from their last bindings (`shrunk`), counted first, past it on their own.
+   */
+  overBudget: boolean;
 }
 
 interface Placed {
@@ -286,6 +291,7 @@ export async function renderTemplates<F>(
     failover: [],
     released: new Map(),
     evictionEnds: new Map(),
+    overBudget: false,
   };
   const keys = [...input.affected].sort();
   const snapshot = snapshotOf(input.model);
@@ -811,6 +817,7 @@ async function writeWorks<F>(
   const { edits, indexChanges: changes, problems, explanations, released } = out;
   const maxOutputBytes = input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   let outputBytes = startBytes;
+  if (outputBytes > maxOutputBytes) out.overBudget = true;
   // Paths kept or rewritten by a template, which no other template's removal may take. Only a template with a previous
   // entry removes anything: without any (a cold render), a set of every path written would guard nothing.
   const written = keys.some((key) => previousIndex.template(key)) ? new Set<string>() : undefined;
@@ -895,6 +902,7 @@ async function writeWorks<F>(
     }
     if (within && p.binding) within = stage(bPath, p.binding, input.previousParsed?.get(bPath));
     if (!within) {
+      out.overBudget = true;
       // Its last output is kept, made from an older source: said on its entry (as for any held template), so a later
       // render writes it on every cluster rather than keep a file it takes for this source's.
       // One with no output yet gets an entry that says so: raising the limit renders it with nothing pushed (syncRepo).

@@ -11,15 +11,7 @@ import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
-import {
-  configMap,
-  deployment,
-  MEMBERS,
-  makeConfigRepoWith,
-  policy,
-  weightedPolicy,
-  type ConfigRepo,
-} from '../helpers/fleet.ts';
+import { deployment, MEMBERS, makeConfigRepoWith, weightedPolicy, type ConfigRepo } from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
 import { loadChange } from './helpers/loadChange.ts';
 import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
@@ -245,100 +237,6 @@ test('an output without an Eviction-Check, as an earlier version wrote it, has e
     'without a check, looked at though nothing moved: its task ends',
   );
   assert.is(tasksOf(r, 'a').length, 0);
-});
-
-/**
- * web (a Deployment) and settings (a ConfigMap) Duplicated on member1 and member2, a Divided 1:1 over both; member2
- * NotReady and tainted NoExecute at 40 s, Ready again at 60 s, so each keeps a copy there under a task until 640 s.
- */
-async function evictedAndBack(r: ConfigRepo) {
-  const repo = await openRepo(r.dir);
-  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
-  await sync(0);
-  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
-  await sync(40);
-  commitStatus(r, { member1: {}, member2: {} });
-  await sync(60);
-  for (const name of ['web', 'a']) assert.is(tasksOf(r, name).length, 1, name);
-  return sync;
-}
-
-const evictionFleet = () => ({
-  ...MEMBERS,
-  'templates/web.yaml': deployment('web', 2),
-  'templates/settings.yaml': configMap('settings'),
-  'templates/a.yaml': deployment('a', 2),
-  'policies/everything.yaml': policy(['member1', 'member2']),
-  'policies/a.yaml': weightedPolicy('a', ['member1', 'member2']),
-});
-const onMember2 = (r: ConfigRepo) =>
-  r.git('ls-tree', '-r', '--name-only', 'flotilla/rendered', 'clusters/member2').split('\n').filter(Boolean);
-
-test("a grace period's end with nothing else moved renders nothing: member2 takes back the Duplicated copies it kept", async () => {
-  const r = makeConfigRepoWith(repos, evictionFleet(), 'web and settings Duplicated, a Divided');
-  const sync = await evictedAndBack(r);
-  const [ended] = (await sync(641)).reports;
-  assert.equal([...ended!.explanations.keys()], [], 'no template rendered');
-  assert.equal(
-    ended!.failover.map((e) => [e.type, e.ref.name, e.type === 'released' && e.placedAgain === true]),
-    [
-      ['released', 'a', false],
-      ['released', 'web', true],
-      ['released', 'settings', true],
-    ],
-  );
-  assert.equal(onMember2(r), [
-    'clusters/member2/default/configmap_settings.yaml',
-    'clusters/member2/default/deployment.apps_web.yaml',
-  ]);
-  for (const name of ['web', 'a']) assert.is(tasksOf(r, name).length, 0, name);
-  assert.is(trailer(r, 'Graceful-Evictions'), undefined);
-  await assertVerifies(r);
-});
-
-test('a copy kept through an eviction whose source moved meanwhile is written again when its cluster takes it back', async () => {
-  const r = makeConfigRepoWith(repos, evictionFleet(), 'web and settings Duplicated, a Divided');
-  const sync = await evictedAndBack(r);
-  r.commit({ 'templates/web.yaml': deployment('web', 2).replace('nginx:1.27', 'nginx:1.28') }, 'web on nginx 1.28');
-  await sync(100);
-  const member2 = () => r.show('flotilla/rendered', 'clusters/member2/default/deployment.apps_web.yaml');
-  assert.match(member2(), 'nginx:1.27', "member2's copy is kept as it was while its task lasts");
-  const [ended] = (await sync(641)).reports;
-  assert.ok(ended!.explanations.has(refKey(ref('web'))), 'web renders');
-  assert.match(member2(), 'nginx:1.28');
-  await assertVerifies(r);
-});
-
-test('a copy kept from a render that held its template for the output budget is written again when its cluster takes it back', async () => {
-  const r = makeConfigRepoWith(repos, evictionFleet(), 'web and settings Duplicated, a Divided');
-  const repo = await openRepo(r.dir);
-  const sync = (s: number, maxOutputBytes?: number) =>
-    syncRepo(repo, {
-      sourceRef: 'refs/heads/main',
-      outputRef: OUT,
-      now: at(s),
-      ...(maxOutputBytes ? { limits: { maxOutputBytes } } : {}),
-    });
-  const member2 = () => r.show('flotilla/rendered', 'clusters/member2/default/deployment.apps_web.yaml');
-  await sync(0);
-  r.commit({ 'templates/web.yaml': deployment('web', 2).replace('nginx:1.27', 'nginx:1.28') }, 'web on nginx 1.28');
-  const held = (await sync(20, 100)).reports[0]!;
-  assert.equal(
-    held.problems.map((p) => p.code),
-    ['COMMIT_TOO_LARGE'],
-  );
-  assert.match(member2(), 'nginx:1.27', "web's last output kept, from the source before");
-  // The budget raised as member2 goes down: web renders on member1, while member2 keeps its copy under a task.
-  commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
-  await sync(40);
-  assert.is(tasksOf(r, 'web').length, 1);
-  assert.match(member2(), 'nginx:1.27');
-  commitStatus(r, { member1: {}, member2: {} });
-  await sync(60);
-  const [ended] = (await sync(641)).reports;
-  assert.ok(ended!.explanations.has(refKey(ref('web'))), 'web renders');
-  assert.match(member2(), 'nginx:1.28');
-  await assertVerifies(r);
 });
 
 test.run();
