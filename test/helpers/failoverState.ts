@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ObservedCluster } from '../../src/api/cluster.ts';
+import type { GitRepo } from '../../src/commits/types.ts';
+import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import type { ConfigRepo } from './fleet.ts';
 
 /** 2026-11-29T15:00:00Z: the times the tests write are read against it. */
@@ -13,6 +15,20 @@ export const T0 = Date.parse('2026-11-29T15:00:00Z');
 
 /** A clock standing `s` seconds after T0. */
 export const at = (s: number) => () => new Date(T0 + s * 1000);
+
+/**
+ * A sync of main to flotilla/rendered by a clock standing `s` seconds after T0, within `maxOutputBytes` when given:
+ * `syncAt(repo)` makes one function of `s` of it.
+ */
+export function syncAt(repo: GitRepo) {
+  return (s: number, maxOutputBytes?: number) =>
+    syncRepo(repo, {
+      sourceRef: 'refs/heads/main',
+      outputRef: 'refs/heads/flotilla/rendered',
+      now: at(s),
+      ...(maxOutputBytes ? { limits: { maxOutputBytes } } : {}),
+    });
+}
 
 /** NotReady (ClusterNotReachable) since `since`, with the not-ready NoSchedule and a NoExecute taint (as a ClusterTaintPolicy adds). */
 export function notReadyCluster(since: string): ObservedCluster {

@@ -12,7 +12,6 @@ import type { ResourceBinding } from '../../src/api/binding.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
-import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { configureToolSearch, PINNED_TOOLS_DIR } from '../../src/units/unitTools.ts';
 import {
   configMap,
@@ -23,7 +22,7 @@ import {
   weightedPolicy,
   type ConfigRepo,
 } from '../helpers/fleet.ts';
-import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
+import { at, commitStatus, notReadyCluster, syncAt } from '../helpers/failoverState.ts';
 import { unitSuite } from '../helpers/unitSuite.ts';
 import { helmGuestbook } from '../units/unitFixtures.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
@@ -46,7 +45,7 @@ const trailer = (r: ConfigRepo, name: string) =>
  */
 async function evictedAndBack(r: ConfigRepo) {
   const repo = await openRepo(r.dir);
-  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
+  const sync = syncAt(repo);
   await sync(0);
   commitStatus(r, { member2: notReadyCluster('2026-11-29T15:00:30Z') });
   await sync(40);
@@ -105,13 +104,7 @@ test('a copy kept through an eviction whose source moved meanwhile is written ag
 test('a copy kept from a render that held its template for the output budget is written again when its cluster takes it back', async () => {
   const r = makeConfigRepoWith(repos, evictionFleet(), 'web and settings Duplicated, a Divided');
   const repo = await openRepo(r.dir);
-  const sync = (s: number, maxOutputBytes?: number) =>
-    syncRepo(repo, {
-      sourceRef: 'refs/heads/main',
-      outputRef: OUT,
-      now: at(s),
-      ...(maxOutputBytes ? { limits: { maxOutputBytes } } : {}),
-    });
+  const sync = syncAt(repo);
   const member2 = () => r.show('flotilla/rendered', 'clusters/member2/default/deployment.apps_web.yaml');
   await sync(0);
   r.commit({ 'templates/web.yaml': deployment('web', 2).replace('nginx:1.27', 'nginx:1.28') }, 'web on nginx 1.28');
@@ -137,14 +130,7 @@ test('a copy kept from a render that held its template for the output budget is 
 test('past its output budget a grace end renders whole, holding what a render of every template holds', async () => {
   const r = makeConfigRepoWith(repos, evictionFleet(), 'web and settings Duplicated, a Divided');
   await evictedAndBack(r);
-  const [ended] = (
-    await syncRepo(await openRepo(r.dir), {
-      sourceRef: 'refs/heads/main',
-      outputRef: OUT,
-      now: at(641),
-      limits: { maxOutputBytes: 1500 },
-    })
-  ).reports;
+  const [ended] = (await syncAt(await openRepo(r.dir))(641, 1500)).reports;
   assert.ok(ended!.problems.some((p) => p.code === 'COMMIT_TOO_LARGE'));
   assert.ok(ended!.explanations.size > 0, 'rendered');
   await assertVerifies(r);
@@ -187,7 +173,7 @@ spec:
     'the guestbook chart Duplicated on member1 and member2',
   );
   const repo = await openRepo(r.dir);
-  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
+  const sync = syncAt(repo);
   const image = (cluster: string) =>
     /image: (\S+)/.exec(
       r.show('flotilla/rendered', `clusters/${cluster}/default/deployment.apps_helm-guestbook.yaml`),

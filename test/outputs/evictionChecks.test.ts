@@ -10,11 +10,10 @@ import { refKey } from '../../src/api/kinds.ts';
 import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
-import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { deployment, MEMBERS, makeConfigRepoWith, weightedPolicy, type ConfigRepo } from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
 import { loadChange } from './helpers/loadChange.ts';
-import { at, commitStatus, notReadyCluster } from '../helpers/failoverState.ts';
+import { at, commitStatus, notReadyCluster, syncAt } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const repos: ConfigRepo[] = [];
@@ -53,7 +52,7 @@ async function dividedFleet(names: string[]) {
   }
   const r = makeConfigRepoWith(repos, files, `${names.join(' and ')} Divided 1:1 over member1 and member2`);
   const repo = await openRepo(r.dir);
-  const sync = (s: number) => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT, now: at(s) });
+  const sync = syncAt(repo);
   await sync(0);
   return { r, sync };
 }
@@ -160,13 +159,7 @@ test('a template held for the output budget renders on every cluster when it nex
     'a Divided 1:1 over member1 and member2',
   );
   const repo = await openRepo(r.dir);
-  const sync = (s: number, maxOutputBytes?: number) =>
-    syncRepo(repo, {
-      sourceRef: 'refs/heads/main',
-      outputRef: OUT,
-      now: at(s),
-      ...(maxOutputBytes ? { limits: { maxOutputBytes } } : {}),
-    });
+  const sync = syncAt(repo);
   const MEMBER1 = 'clusters/member1/default/deployment.apps_a.yaml';
   const image = () => /image: (\S+)/.exec(r.show('flotilla/rendered', MEMBER1))?.[1];
   await sync(0);
