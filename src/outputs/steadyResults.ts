@@ -29,7 +29,7 @@ import { matchClusterAffinity } from '../selectors/matchClusterAffinity.ts';
 import { deepEqual } from '../assignments/needsReschedule.ts';
 import { pendingOn } from '../assignments/scheduleBinding.ts';
 import { schedule } from '../assignments/schedule.ts';
-import type { SchedulingRequest } from '../assignments/types.ts';
+import type { ScheduleResult, SchedulingRequest } from '../assignments/types.ts';
 import { purgeModeOf } from '../evictions/evictTaintedClusters.ts';
 import { isDeletionProtected } from '../works/deletionProtection.ts';
 import { labelRewritingClusterOverrides, overrideMayApply } from '../overrides/overrideMayApply.ts';
@@ -62,6 +62,11 @@ export interface SteadyView {
   mayBeOverridden: (key: string, entry: IndexEntry) => boolean;
   /** A graceful eviction task without its own gracePeriodSeconds ends after this long (--graceful-eviction-timeout). */
   gracePeriodSeconds?: number;
+  /**
+   * The scheduler's results for the cut's requests, by what decides them (scheduledOnce): the templates of one policy
+   * and kind ask the same questions of every cluster.
+   */
+  schedules: Map<string, ScheduleResult>;
 }
 
 export function steadyView(model: ConfigModel, now: Date, gracePeriodSeconds?: number): SteadyView {
@@ -107,6 +112,7 @@ export function steadyView(model: ConfigModel, now: Date, gracePeriodSeconds?: n
       return clusterWide.some(mayApply) || (byNamespace.get(ref.namespace) ?? []).some(mayApply);
     },
     ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
+    schedules: new Map(),
   };
 }
 
@@ -554,14 +560,14 @@ export function endedResultOf(
   if (!cleanDuplicatedResult(key, entry, binding, policy, view, true)) return undefined;
   // The tasks' clusters kept out (Karmada's ClusterEviction filter): the result as it stands.
   const firstRequest: SchedulingRequest = { ...base, previous: before, evictingClusters: evicting };
-  const first = schedule(firstRequest, view.clusters);
+  const first = scheduledOnce(firstRequest, applied, view);
   if (!cleanSchedule(first, firstRequest, view) || !deepEqual(first.clusters, before)) return undefined;
   const againRequest: SchedulingRequest = { ...base, previous: first.clusters };
-  const again = schedule(againRequest, view.clusters);
+  const again = scheduledOnce(againRequest, applied, view);
   if (!cleanSchedule(again, againRequest, view)) return undefined;
   // A Scheduled result's clusters come sorted by name. Only the freed clusters may join it: another one would get a
   // copy it never had, which a render writes.
-  const targets = again.clusters;
+  const targets = again.clusters.map((c) => ({ ...c }));
   const after = new Map(targets.map((t) => [t.name, t.replicas]));
   if (before.some((c) => after.get(c.name) !== c.replicas)) return undefined;
   const held = new Set(before.map((c) => c.name));
@@ -591,6 +597,28 @@ function entryWithoutTasks(entry: IndexEntry, targets: readonly TargetCluster[])
     ...(entry.deps && counts.some((n) => n > 0) ? { ...rest, replicas: counts } : withoutCounts),
     clusters: targets.map((t) => t.name),
   };
+}
+
+/**
+ * `schedule` of a request that names no object's identity (uid ''), no rebalance and no excluded clusters, once per
+ * render for all it depends on: the placement (as `applied`, the JSON its binding records), the kind, the replicas and
+ * their requirements, the previous result and the clusters under tasks. A result is shared: read, never changed.
+ */
+function scheduledOnce(request: SchedulingRequest, applied: string, view: SteadyView): ScheduleResult {
+  const { apiVersion, kind } = request.resource;
+  const key = JSON.stringify([
+    applied,
+    apiVersion,
+    kind,
+    request.replicas,
+    request.replicaRequirements ?? false,
+    request.resourceRequest ?? null,
+    request.previous,
+    request.evictingClusters ?? [],
+  ]);
+  let result = view.schedules.get(key);
+  if (!result) view.schedules.set(key, (result = schedule(request, view.clusters)));
+  return result;
 }
 
 /** A successful schedule that waits on nothing in cluster status and names no affinity: one a render would keep. */
