@@ -447,23 +447,23 @@ export function evictedResultOf(
   // clustersPlacedAsBefore): the same text, but what its overrides report there (a failed rule) goes into the commit
   // message, which only the render can say.
   if (entry.clusters.some((c) => changed.has(c) && !evicting.includes(c))) return undefined;
-  const annotations = binding.metadata.annotations ?? {};
+  const applied = binding.metadata.annotations?.['policy.karmada.io/applied-placement'];
+  const placement = policy.spec.placement ?? {};
   const request: SchedulingRequest = {
     resource: { ...parseRefKey(key), uid: '' },
-    placement: policy.spec.placement ?? {},
+    placement,
     replicas: spec.replicas ?? 0,
     previous: evicted.clusters,
     evictingClusters: evicting,
-    ...(annotations['policy.karmada.io/applied-placement'] !== undefined
-      ? { previousPlacement: annotations['policy.karmada.io/applied-placement'] }
-      : {}),
+    ...(applied !== undefined ? { previousPlacement: applied } : {}),
     candidateReasons: false,
   };
-  const result = schedule(request, view.clusters);
+  const result =
+    applied === placementJson(placement) ? scheduledOnce(request, applied, view) : schedule(request, view.clusters);
   if (result.status !== 'Scheduled' || result.affinityName !== undefined) return undefined;
   if (pendingOn(result, request, view.clusters) !== undefined) return undefined;
   // A Scheduled result's clusters come sorted by name, as the previous binding's are.
-  const targets = result.clusters;
+  const targets = result.clusters.map((c) => ({ ...c }));
   if (!deepEqual(targets, evicted.clusters)) return undefined;
   return {
     binding: { ...binding, spec: { ...spec, clusters: targets, gracefulEvictionTasks: evicted.tasks } },
