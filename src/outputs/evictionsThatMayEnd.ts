@@ -133,11 +133,12 @@ export async function evictionsEndingNow(
 /**
  * The last render that left no graceful eviction under way, when it and every render from `from` back to it rendered
  * this very source with these FederatedHPA decisions (`autoscaled`, the Autoscaled-Replicas trailer's value) and the
- * same Helm and Kustomize versions (Render-Tools, as `from` records them), each of them Flotilla's commit; null otherwise, at the branch's first commit, or past `maxCommits`. A cluster under a task
- * keeps its copy unwritten while the task lasts (works/renderTemplates.ts writeWorks), and a copy kept so now was a
- * result's at that render or came later: each was last written from this source, as a render of it would write it now
- * on a cluster that takes it back, unless that render held the template (a held template's files are an older
- * source's, and a later render that lets it go writes only the clusters of its result).
+ * same Helm and Kustomize versions (Render-Tools, as `from` records them), each of them Flotilla's commit; null
+ * otherwise, at the branch's first commit, or past `maxCommits`. A cluster under a task keeps its copy unwritten while
+ * the task lasts (works/renderTemplates.ts writeWorks), and a copy kept so now was a result's at that render or came
+ * later: each was last written from this source, as a render of it would write it now on a cluster that takes it back,
+ * unless that render held the template (a held template's files are an older source's, and a later render that lets it
+ * go writes only the clusters of its result).
  */
 export async function rendersOfThisSource(
   repo: GitRepo,

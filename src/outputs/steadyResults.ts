@@ -8,7 +8,7 @@ import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
-import type { OverridePolicy, PropagationPolicy } from '../api/policy.ts';
+import { applicationFailoverOf, type OverridePolicy, type PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { isWorkload } from '../assignments/framework.ts';
 import { needsReschedule } from '../assignments/needsReschedule.ts';
@@ -33,7 +33,6 @@ import type { ScheduleResult, SchedulingRequest } from '../assignments/types.ts'
 import { purgeModeOf } from '../evictions/evictTaintedClusters.ts';
 import { isDeletionProtected } from '../works/deletionProtection.ts';
 import { labelRewritingClusterOverrides, overrideMayApply } from '../overrides/overrideMayApply.ts';
-import { applicationFailoverOf } from '../api/policy.ts';
 import { assessEvictionTasks } from '../evictions/gracefulEviction.ts';
 import { placementJson } from '../assignments/placementJson.ts';
 import { shrinkResult, type ShrunkResult } from '../works/shrunkResults.ts';

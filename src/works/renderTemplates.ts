@@ -367,7 +367,7 @@ export async function renderTemplates<F>(
     out.indexChanges.set(key, s.entry);
     if (s.evicted) out.evictionEnds.set(key, s.evicted.lookAt);
   }
-  addUnreadEvictions(input.shrunk, out.failover);
+  addUnrenderedFailovers(input.shrunk, out.failover);
 
   // 2. Dependencies go wherever any parent with propagateDeps goes (requiredBy), merged with their own result.
   const mayGo = (template: Template, name: string) => {
@@ -431,7 +431,7 @@ export async function renderTemplates<F>(
  * (works/shrunkResults.ts), among those of the rendered ones in template order, as a render of every one of them
  * would have listed them.
  */
-function addUnreadEvictions(shrunk: ReadonlyMap<string, ShrunkResult> | undefined, events: FailoverEvent[]): void {
+function addUnrenderedFailovers(shrunk: ReadonlyMap<string, ShrunkResult> | undefined, events: FailoverEvent[]): void {
   const before = events.length;
   for (const [key, s] of shrunk ?? []) {
     for (const e of s.evicted?.evictions ?? [])
