@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
+import type { ResourceBinding } from '../../src/api/binding.ts';
 import type { ObservedCluster } from '../../src/api/cluster.ts';
 import type { GitRepo } from '../../src/commits/types.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
@@ -28,6 +29,17 @@ export function syncAt(repo: GitRepo) {
       now: at(s),
       ...(maxOutputBytes ? { limits: { maxOutputBytes } } : {}),
     });
+}
+
+/** The graceful eviction tasks of Deployment default/`name`'s binding on flotilla/rendered. */
+export function tasksOf(r: ConfigRepo, name: string) {
+  const binding = parse(r.show('flotilla/rendered', `bindings/default/${name}-deployment.yaml`)) as ResourceBinding;
+  return binding.spec.gracefulEvictionTasks ?? [];
+}
+
+/** The value of trailer `name` on flotilla/rendered's last commit. */
+export function trailer(r: ConfigRepo, name: string): string | undefined {
+  return new RegExp(`^${name}: (.*)$`, 'm').exec(r.git('log', '-1', '--format=%B', 'flotilla/rendered'))?.[1];
 }
 
 /** NotReady (ClusterNotReachable) since `since`, with the not-ready NoSchedule and a NoExecute taint (as a ClusterTaintPolicy adds). */

@@ -7,8 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parse } from 'yaml';
-import type { ResourceBinding } from '../../src/api/binding.ts';
 import { refKey } from '../../src/api/kinds.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { renderRevision } from '../../src/outputs/renderRevision.ts';
@@ -22,7 +20,7 @@ import {
   weightedPolicy,
   type ConfigRepo,
 } from '../helpers/fleet.ts';
-import { at, commitStatus, notReadyCluster, syncAt } from '../helpers/failoverState.ts';
+import { at, commitStatus, notReadyCluster, syncAt, tasksOf, trailer } from '../helpers/failoverState.ts';
 import { unitSuite } from '../helpers/unitSuite.ts';
 import { helmGuestbook } from '../units/unitFixtures.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
@@ -33,11 +31,6 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'flotilla-copies-'));
 test.after(() => rmSync(scratch, { recursive: true, force: true }));
 
 const ref = (name: string) => ({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name });
-const tasksOf = (r: ConfigRepo, name: string) =>
-  (parse(r.show('flotilla/rendered', `bindings/default/${name}-deployment.yaml`)) as ResourceBinding).spec
-    .gracefulEvictionTasks ?? [];
-const trailer = (r: ConfigRepo, name: string) =>
-  new RegExp(`^${name}: (.*)$`, 'm').exec(r.git('log', '-1', '--format=%B', 'flotilla/rendered'))?.[1];
 
 /**
  * web (a Deployment) and settings (a ConfigMap) Duplicated on member1 and member2, a Divided 1:1 over both; member2

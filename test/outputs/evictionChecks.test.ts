@@ -4,8 +4,7 @@
 // renders again.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parse, stringify } from 'yaml';
-import type { ResourceBinding } from '../../src/api/binding.ts';
+import { stringify } from 'yaml';
 import { refKey } from '../../src/api/kinds.ts';
 import { templateStatusPath } from '../../src/branches/status/statusFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
@@ -13,7 +12,7 @@ import { renderRevision } from '../../src/outputs/renderRevision.ts';
 import { deployment, MEMBERS, makeConfigRepoWith, weightedPolicy, type ConfigRepo } from '../helpers/fleet.ts';
 import { assertVerifies } from './helpers/assertVerifies.ts';
 import { loadChange } from './helpers/loadChange.ts';
-import { at, commitStatus, notReadyCluster, syncAt } from '../helpers/failoverState.ts';
+import { at, commitStatus, notReadyCluster, syncAt, tasksOf, trailer } from '../helpers/failoverState.ts';
 
 const OUT = 'refs/heads/flotilla/rendered';
 const repos: ConfigRepo[] = [];
@@ -22,11 +21,6 @@ test.after(() => {
 });
 
 const ref = (name: string) => ({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name });
-const tasksOf = (r: ConfigRepo, name: string) =>
-  (parse(r.show('flotilla/rendered', `bindings/default/${name}-deployment.yaml`)) as ResourceBinding).spec
-    .gracefulEvictionTasks ?? [];
-const trailer = (r: ConfigRepo, name: string) =>
-  new RegExp(`^${name}: (.*)$`, 'm').exec(r.git('log', '-1', '--format=%B', 'flotilla/rendered'))?.[1];
 /** The aggregated status the applier writes once member1 runs all of a Deployment's replicas, healthy. */
 const healthyOnMember1 = (name: string, replicas: number) =>
   stringify({
