@@ -24,6 +24,7 @@ import { recordedStatusCommit } from './recordedState.ts';
 import { diffTrees } from '../commits/diffTrees.ts';
 import { readCommitInfo } from '../commits/readCommitInfo.ts';
 import type { CommitInfo, GitRepo } from '../commits/types.ts';
+import type { ResourceBinding } from '../api/binding.ts';
 import { formatTime } from '../time/formatTime.ts';
 
 /**
@@ -88,6 +89,8 @@ export async function evictionsThatMayEnd(
 export interface EvictionLook {
   /** Those with a task that ends now, or whose last binding cannot tell: they render. */
   ending: string[];
+  /** The last bindings of those of `ending` that have one, as read from the output tree. */
+  endingBindings: Map<string, ResourceBinding>;
   /** The others, each with the earliest grace end of its tasks (null when only a status move ends them). */
   waiting: Map<string, number | null>;
 }
@@ -114,7 +117,7 @@ export async function evictionsEndingNow(
     new Map(due.map((key) => [bindingPath(refs.get(key)!), key])),
   );
   const statuses = await readTemplateStatuses(repo, statusSource, [...refs.values()]);
-  const look: EvictionLook = { ending: [], waiting: new Map() };
+  const look: EvictionLook = { ending: [], endingBindings: new Map(), waiting: new Map() };
   for (const key of due) {
     const found = bindings.get(key);
     const spec = found && bindsTemplate(found, refs.get(key)!) ? found.spec : undefined;
@@ -124,8 +127,10 @@ export async function evictionsEndingNow(
       continue;
     }
     const { ended } = assessEvictionTasks(tasks, now, spec.clusters ?? [], statuses.get(key), gracePeriodSeconds);
-    if (ended.length > 0) look.ending.push(key);
-    else look.waiting.set(key, earliestGraceEnd(tasks, gracePeriodSeconds) ?? null);
+    if (ended.length > 0) {
+      look.ending.push(key);
+      look.endingBindings.set(key, found!);
+    } else look.waiting.set(key, earliestGraceEnd(tasks, gracePeriodSeconds) ?? null);
   }
   return look;
 }

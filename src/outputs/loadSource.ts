@@ -494,7 +494,12 @@ async function loadIncremental(
         overrideReaders,
         onEvicting,
         ending,
-        ...(previous.endingEvictions ? { copiesOfThisSource: previous.endingEvictions.copiesOfThisSource } : {}),
+        ...(previous.endingEvictions
+          ? {
+              copiesOfThisSource: previous.endingEvictions.copiesOfThisSource,
+              ...(previous.endingEvictions.bindings ? { endingBindings: previous.endingEvictions.bindings } : {}),
+            }
+          : {}),
       },
       onlyClustersChanged,
       affected,

@@ -254,7 +254,11 @@ async function renderOrDraft(
   const evictionLook =
     evictionsDue.length > 0 && headTree
       ? await evictionsEndingNow(repo, headTree, evictionsDue, statusSource, now, target.gracefulEvictionTimeoutSeconds)
-      : { ending: evictionsDue, waiting: new Map<string, number | null>() };
+      : {
+          ending: evictionsDue,
+          endingBindings: new Map<string, ResourceBinding>(),
+          waiting: new Map<string, number | null>(),
+        };
   // A draft stands for the merge's render only when the source is all that moved since the last render: a plan shows
   // what the change does, not a failover or an autoscaler's move due anyway.
   if (draft && (autoscaleMoved || stateMoves !== undefined || retried.size > 0 || evictionLook.ending.length > 0))
@@ -290,6 +294,7 @@ async function renderOrDraft(
             ? {
                 endingEvictions: {
                   templates: endingAlone,
+                  bindings: evictionLook.endingBindings,
                   // A commit made by hand on top of the last render may have changed a copy.
                   copiesOfThisSource: async (keys: readonly string[]) =>
                     previousOutput?.oid === outputHead && previousSource === sourceSha

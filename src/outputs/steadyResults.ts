@@ -251,11 +251,15 @@ export interface SteadyCandidates {
   ending?: ReadonlyMap<string, IndexEntry>;
   /** Of those, the ones whose kept copies a cluster may take back as they stand (EndingEvictions). None when absent. */
   copiesOfThisSource?: EndingEvictions['copiesOfThisSource'];
+  /** Their last bindings, as far as the caller has them (EndingEvictions): the others are read. */
+  endingBindings?: EndingEvictions['bindings'];
 }
 
 /** Templates whose graceful eviction tasks end now, which nothing else renders (renderRevision). */
 export interface EndingEvictions {
   templates: ReadonlySet<string>;
+  /** Their last bindings where the look at their tasks read them (evictionsThatMayEnd.ts): not read again. */
+  bindings?: ReadonlyMap<string, ResourceBinding>;
   /**
    * Of the given templates, those whose copies kept under their tasks are what a render of this source writes
    * (evictionsThatMayEnd.ts rendersOfThisSource): a cluster may take such a copy back as it stands.
@@ -337,7 +341,14 @@ export function followedResultOf(
 export async function readSteadyResults(
   repo: GitRepo,
   outputTree: string,
-  { placementOnly, overrideReaders, onEvicting = new Map(), ending = new Map(), copiesOfThisSource }: SteadyCandidates,
+  {
+    placementOnly,
+    overrideReaders,
+    onEvicting = new Map(),
+    ending = new Map(),
+    copiesOfThisSource,
+    endingBindings = new Map(),
+  }: SteadyCandidates,
   view: SteadyView,
   changed: ReadonlySet<string>,
   /** For the dependencies of shrunk templates: their entries and parents, and which templates the change renders. */
@@ -353,10 +364,16 @@ export async function readSteadyResults(
       paths.set(bindingPath(parseRefKey(key)), key);
   for (const [key, entry] of onEvicting)
     if (mayBeEvictedAlone(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
-  for (const [key, entry] of ending) if (mayEndAlone(key, entry, view)) paths.set(bindingPath(parseRefKey(key)), key);
+  const known = new Map<string, ResourceBinding>();
+  for (const [key, entry] of ending) {
+    if (!mayEndAlone(key, entry, view)) continue;
+    const binding = endingBindings.get(key);
+    if (binding) known.set(key, binding);
+    else paths.set(bindingPath(parseRefKey(key)), key);
+  }
   const kept = new Set<string>();
   const shrunk = new Map<string, ShrunkResult>();
-  for (const [key, binding] of await readBindingsAt(repo, outputTree, paths)) {
+  for (const [key, binding] of [...known, ...(await readBindingsAt(repo, outputTree, paths))]) {
     const ends = ending.get(key);
     if (ends) {
       const s = endedResultOf(key, ends, binding, view, changed);
