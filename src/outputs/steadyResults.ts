@@ -8,7 +8,7 @@ import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
 import { parseRefKey } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
-import { applicationFailoverOf, type OverridePolicy, type PropagationPolicy } from '../api/policy.ts';
+import { applicationFailoverOf, type OverridePolicy, type Placement, type PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { isWorkload } from '../assignments/framework.ts';
 import { needsReschedule } from '../assignments/needsReschedule.ts';
@@ -143,28 +143,19 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
   const ref = parseRefKey(key);
   // Another object's binding at the path, or one that is no workload's, or one its dependents place too.
   if (!bindsTemplate(binding, ref)) return false;
-  const replicas = spec.replicas ?? 0;
-  const requirements = spec.replicaRequirements !== undefined;
-  if (!isWorkload({ replicas, replicaRequirements: requirements })) return false;
+  if (!isWorkload({ replicas: spec.replicas ?? 0, replicaRequirements: spec.replicaRequirements !== undefined }))
+    return false;
   // Eviction tasks to end, or an application that may fail over: the render reads its health, so it renders.
   if (readsTemplateHealth(binding) || spec.requiredBy) return false;
   const clusters = spec.clusters ?? [];
   if (!sameClusters(binding, entry)) return false;
-  const placement = policy.spec.placement ?? {};
-  const annotations = binding.metadata.annotations ?? {};
   const observed = binding.status?.schedulerObservedAffinityName;
   const pending = pendingRequests(requestsFor(ref, view.rebalancers), binding);
   const trigger = needsReschedule(
     {
-      resource: { ...ref, uid: '' },
-      placement,
-      replicas,
-      ...(requirements ? { replicaRequirements: true } : {}),
+      ...bindingRequest(key, binding, policy.spec.placement ?? {}),
       previous: clusters,
       ...(pending.length > 0 ? { reschedule: true } : {}),
-      ...(annotations['policy.karmada.io/applied-placement'] !== undefined
-        ? { previousPlacement: annotations['policy.karmada.io/applied-placement'] }
-        : {}),
       ...(observed ? { observedAffinityName: observed } : {}),
     },
     view.clusters,
@@ -463,17 +454,14 @@ export function evictedResultOf(
   // clustersPlacedAsBefore): the same text, but what its overrides report there (a failed rule) goes into the commit
   // message, which only the render can say.
   if (entry.clusters.some((c) => changed.has(c) && !evicting.includes(c))) return undefined;
-  const applied = binding.metadata.annotations?.['policy.karmada.io/applied-placement'];
   const placement = policy.spec.placement ?? {};
   const request: SchedulingRequest = {
-    resource: { ...parseRefKey(key), uid: '' },
-    placement,
-    replicas: spec.replicas ?? 0,
+    ...bindingRequest(key, binding, placement),
     previous: evicted.clusters,
     evictingClusters: evicting,
-    ...(applied !== undefined ? { previousPlacement: applied } : {}),
     candidateReasons: false,
   };
+  const applied = request.previousPlacement;
   const result =
     applied === placementJson(placement) ? scheduledOnce(request, applied, view) : schedule(request, view.clusters);
   if (result.status !== 'Scheduled' || result.affinityName !== undefined) return undefined;
@@ -552,18 +540,7 @@ export function endedResultOf(
   const { kept, ended } = assessEvictionTasks(tasks, view.now, before, undefined, view.gracePeriodSeconds);
   if (kept.length > 0 || ended.some((e) => e.why === 'replacementsHealthy')) return undefined;
   const { gracefulEvictionTasks: _, ...untasked } = spec;
-  const replicas = spec.replicas ?? 0;
-  const requirements = spec.replicaRequirements;
-  // The request scheduleBinding makes of the binding, but for its previous result.
-  const base = {
-    resource: { ...parseRefKey(key), uid: '' },
-    placement,
-    replicas,
-    ...(requirements !== undefined ? { replicaRequirements: true } : {}),
-    ...(requirements?.resourceRequest ? { resourceRequest: requirements.resourceRequest } : {}),
-    previousPlacement: applied,
-    candidateReasons: false as const,
-  };
+  const base = { ...bindingRequest(key, binding, placement), candidateReasons: false as const };
   if (isWorkload(base) && replicaSchedulingType(placement) === 'Divided') {
     if (needsReschedule({ ...base, previous: before }, view.clusters) !== undefined) return undefined;
     return {
@@ -637,8 +614,26 @@ function scheduledOnce(request: SchedulingRequest, applied: string, view: Steady
   return result;
 }
 
+/**
+ * What scheduleBinding asks the scheduler of a binding built from `placement`, but for its previous result: the
+ * caller adds that result and what else it knows (tasks, a reschedule request, the observed affinity).
+ */
+function bindingRequest(key: string, binding: ResourceBinding, placement: Placement) {
+  const spec = binding.spec;
+  const requirements = spec.replicaRequirements;
+  const applied = binding.metadata.annotations?.['policy.karmada.io/applied-placement'];
+  return {
+    resource: { ...parseRefKey(key), uid: '' },
+    placement,
+    replicas: spec.replicas ?? 0,
+    ...(requirements !== undefined ? { replicaRequirements: true } : {}),
+    ...(requirements?.resourceRequest ? { resourceRequest: requirements.resourceRequest } : {}),
+    ...(applied !== undefined ? { previousPlacement: applied } : {}),
+  };
+}
+
 /** A successful schedule that waits on nothing in cluster status and names no affinity: one a render would keep. */
-function cleanSchedule(result: ReturnType<typeof schedule>, request: SchedulingRequest, view: SteadyView): boolean {
+function cleanSchedule(result: ScheduleResult, request: SchedulingRequest, view: SteadyView): boolean {
   return (
     result.status === 'Scheduled' &&
     result.affinityName === undefined &&
