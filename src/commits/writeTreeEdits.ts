@@ -3,6 +3,7 @@ import type { PackWriter } from './PackWriter.ts';
 import { findTreeEntries, parseTree, type FoundEntry } from './parseTree.ts';
 import { readTreeBytes } from './readTree.ts';
 import { renderTree } from './renderTree.ts';
+import { TreeEdits, type EditFolder } from './TreeEdits.ts';
 import { FILE_MODE, TREE_MODE, isTreeMode, type GitRepo, type TreeEntry } from './types.ts';
 
 /**
@@ -16,12 +17,6 @@ export interface PackedBlob {
   blob: string;
 }
 
-interface EditNode {
-  files: Map<string, FileEdit>;
-  /** Shared and empty until the folder gets a subfolder: most folders of a render hold files only. */
-  dirs: ReadonlyMap<string, EditNode> | Map<string, EditNode>;
-}
-
 /**
  * Applies file writes (content) and deletions (null) to `baseTree` and returns the new root
  * tree oid; new blobs and trees go into `pack`. Only the trees along edited paths are read and
@@ -29,78 +24,73 @@ interface EditNode {
  * size of the tree. A directory left empty disappears, as git cannot store empty trees in a
  * tree; an empty root becomes the empty tree. Deleting a path that names a directory removes
  * the whole directory. A rewritten file keeps mode 100755 if it had it; new files get 100644.
- * With `consume`, the caller hands `edits` over and it is cleared once read: a cold render's millions of entries need
+ * Edits kept as a TreeEdits are written folder by folder as they are; a plain map is laid out so first. With
+ * `consume`, the caller hands `edits` over and it is emptied once read: a cold render's millions of entries need
  * not stay beside the tree they were turned into.
  */
 export async function writeTreeEdits(
   repo: GitRepo,
   pack: PackWriter,
   baseTree: string | null,
-  edits: ReadonlyMap<string, FileEdit>,
+  edits: ReadonlyMap<string, FileEdit> | TreeEdits<FileEdit>,
   opts: { consume?: boolean } = {},
 ): Promise<string> {
   // Millions of edits and thousands of folders on a cold render: the event loop gets a turn now and then.
-  const root = await buildEditTree(edits, eventLoopTurns(SLICE_MS, { clockEvery: 1024 }));
-  if (opts.consume && edits instanceof Map) edits.clear();
+  const turns = eventLoopTurns(SLICE_MS, { clockEvery: 1024 });
+  const root = (edits instanceof TreeEdits ? edits : await treeEditsOf(edits, turns)).root;
+  await checkNames(root, turns);
+  if (opts.consume && (edits instanceof Map || edits instanceof TreeEdits)) edits.clear();
   await pack.settle(); // blobs added by entry (addBlob) get their ids with their compression, on another thread
   const oid = await applyEdits(repo, pack, baseTree, root, eventLoopTurns());
   return oid ?? pack.add('tree', new Uint8Array(0));
 }
 
-/**
- * The edits as a tree of folders. A render writes millions of files into some thousands of folders: each folder is
- * walked and checked once, and a file costs one entry in its folder (its name a slice of the path), not a split of
- * its whole path.
- */
-async function buildEditTree(edits: ReadonlyMap<string, FileEdit>, turns: EventLoopTurns): Promise<EditNode> {
-  const root: EditNode = { files: new Map(), dirs: NO_DIRS };
-  const folders = new Map<string, EditNode>();
-  // A file name is a slice of its path, which V8 keeps whole while the name lives. One copy per distinct name (a
-  // template's file has the same name on every cluster) lets the caller's millions of paths go while the tree is written.
-  const names = new Map<string, string>();
+type EditNode = EditFolder<FileEdit>;
+
+async function treeEditsOf(edits: ReadonlyMap<string, FileEdit>, turns: EventLoopTurns): Promise<TreeEdits<FileEdit>> {
+  const tree = new TreeEdits<FileEdit>();
   for (const [path, content] of edits) {
     if (turns.due()) await turns.give();
-    const slash = path.lastIndexOf('/');
-    let node = root;
-    if (slash >= 0) {
-      const folder = path.slice(0, slash);
-      const known = folders.get(folder);
-      if (known) node = known;
-      else folders.set(folder, (node = folderNode(root, folder, path)));
-    }
-    const sliced = path.slice(slash + 1);
-    let name = names.get(sliced);
-    if (name === undefined) names.set(sliced, (name = sliced));
-    checkPart(name, path);
-    if (node.dirs.has(name)) throw new Error(`tree edit conflict: ${JSON.stringify(path)} also has edits below it`);
-    node.files.set(name, content);
+    tree.set(path, content);
   }
-  return root;
+  return tree;
 }
 
-/** The node of `folder` (made as needed), for the first edit below it. */
-function folderNode(root: EditNode, folder: string, path: string): EditNode {
-  let node = root;
-  for (const dir of folder.split('/')) {
-    checkPart(dir, path);
-    if (node.files.has(dir)) throw new Error(`tree edit conflict: ${JSON.stringify(path)} is under an edited file`);
-    let next = node.dirs.get(dir);
-    if (!next) {
-      const dirs = node.dirs === NO_DIRS ? new Map<string, EditNode>() : (node.dirs as Map<string, EditNode>);
-      dirs.set(dir, (next = { files: new Map(), dirs: NO_DIRS }));
-      node.dirs = dirs;
+/**
+ * Refuses a name git cannot store, and a name that is both a file and a folder with edits below it, before anything
+ * is written. The walk is a stack, not a call per folder: a cold render's tree has hundreds of thousands.
+ */
+async function checkNames(root: EditNode, turns: EventLoopTurns): Promise<void> {
+  const stack: [EditNode, string][] = [[root, '']];
+  const at = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (turns.due()) await turns.give();
+    const [node, path] = next;
+    for (const name of node.files.keys()) {
+      if (!storable(name)) throw invalidPath(at(path, name));
+      if (node.dirs.has(name))
+        throw new Error(`tree edit conflict: ${JSON.stringify(at(path, name))} is a file with edits below it`);
     }
-    node = next;
+    for (const [name, sub] of node.dirs) {
+      if (!storable(name)) throw invalidPath(at(path, name));
+      stack.push([sub, at(path, name)]);
+    }
   }
-  return node;
 }
 
-const NO_DIRS: ReadonlyMap<string, EditNode> = new Map();
+/** fsck --strict rejects these names; '.git' in any case would also be a security hole on checkout. */
+function storable(part: string): boolean {
+  return (
+    part !== '' &&
+    part !== '.' &&
+    part !== '..' &&
+    !(part.length === 4 && part.toLowerCase() === '.git') &&
+    !part.includes('\0')
+  );
+}
 
-function checkPart(part: string, path: string): void {
-  // fsck --strict rejects these names; '.git' in any case would also be a security hole on checkout.
-  if (part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git' || part.includes('\0'))
-    throw new Error(`invalid path in tree edit: ${JSON.stringify(path)}`);
+function invalidPath(path: string): Error {
+  return new Error(`invalid path in tree edit: ${JSON.stringify(path)}`);
 }
 
 /** Returns the rewritten tree's oid, or null when it ends up empty. */

@@ -1,3 +1,4 @@
+import { TreeEdits } from '../commits/TreeEdits.ts';
 import { eventLoopTurns, type EventLoopTurns } from '../concurrency/eventLoopTurns.ts';
 import { canonicalQuantity } from '../quantities/canonicalQuantity.ts';
 import { atTemplate } from '../api/templatePlace.ts';
@@ -284,7 +285,8 @@ export async function renderTemplates<F>(
   input: RenderInput & { keep?: (text: string) => F },
 ): Promise<RenderOutput<F | string>> {
   const out: RenderOutput<F | string> = {
-    edits: new Map(),
+    // A cold render writes millions of paths: kept as the folders they go in, which the tree write takes as they are.
+    edits: new TreeEdits(),
     indexChanges: new Map(),
     problems: [],
     explanations: new Map(),

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { listTreeFiles } from '../../src/commits/listTreeFiles.ts';
 import { openRepo } from '../../src/commits/openRepo.ts';
 import { PackWriter } from '../../src/commits/PackWriter.ts';
+import { TreeEdits } from '../../src/commits/TreeEdits.ts';
 import { EMPTY_TREE_OID } from '../../src/commits/types.ts';
 import { writeTreeEdits, type FileEdit } from '../../src/commits/writeTreeEdits.ts';
 import {
@@ -120,6 +121,29 @@ test('edits handed over (consume) are cleared once read, and give the same tree'
     await pack.flush();
     assert.is(handed.size, 0);
     assert.is(root, nativeTree(temp, TRICKY));
+  } finally {
+    temp.cleanup();
+  }
+});
+
+test('edits kept as folders (TreeEdits) give the tree a map gives, and are emptied when handed over', async () => {
+  const temp = makeTempRepo();
+  try {
+    const repo = await openRepo(temp.path);
+    const pack = new PackWriter(repo);
+    const handed = new TreeEdits<FileEdit>();
+    for (const [path, content] of edits(TRICKY)) handed.set(path, content);
+    const root = await writeTreeEdits(repo, pack, null, handed, { consume: true });
+    await pack.flush();
+    assert.is(handed.size, 0);
+    assert.is(root, nativeTree(temp, TRICKY));
+    for (const bad of ['a//b', 'a/', './a', 'x/.GIT/y']) {
+      const refused = new TreeEdits<FileEdit>().set(bad, bytes('x'));
+      const err = await writeTreeEdits(repo, pack, null, refused).catch((e: Error) => e.message);
+      assert.match(String(err), 'invalid path', bad);
+    }
+    const both = new TreeEdits<FileEdit>().set('a', bytes('file')).set('a/b', bytes('below'));
+    assert.match(String(await writeTreeEdits(repo, pack, null, both).catch((e: Error) => e.message)), 'conflict');
   } finally {
     temp.cleanup();
   }
