@@ -88,7 +88,10 @@ test('changes made while iterating are seen as a Map sees them: deleted entries 
   const paths = ['x/a', 'x/b', 'y/c', 'y/d'];
   const edits = new TreeEdits<number>();
   const map = new Map<string, number>();
-  paths.forEach((path, i) => (edits.set(path, i), map.set(path, i)));
+  paths.forEach((path, i) => {
+    edits.set(path, i);
+    map.set(path, i);
+  });
   const visit = (m: Map<string, number>) => {
     const seen: string[] = [];
     for (const [path] of m) {
