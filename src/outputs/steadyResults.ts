@@ -6,13 +6,13 @@
 // the index entry, the policy and the previous binding spares reading, parsing and rendering the template at all.
 import type { ResourceBinding, TargetCluster } from '../api/binding.ts';
 import type { Cluster } from '../api/cluster.ts';
-import { parseRefKey } from '../api/kinds.ts';
+import { parseRefKey, type ObjectRef } from '../api/kinds.ts';
 import type { ConfigModel } from '../api/model.ts';
 import { applicationFailoverOf, type OverridePolicy, type Placement, type PropagationPolicy } from '../api/policy.ts';
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { isWorkload } from '../assignments/framework.ts';
 import { needsReschedule } from '../assignments/needsReschedule.ts';
-import { pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
+import { OBSERVED_REBALANCERS_ANNOTATION, pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import { hasPolicyClaim } from '../bindings/policyClaim.ts';
@@ -149,6 +149,7 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
   if (readsTemplateHealth(binding) || spec.requiredBy) return false;
   const clusters = spec.clusters ?? [];
   if (!sameClusters(binding, entry)) return false;
+  if (!observedAsRendered(ref, binding, view)) return false;
   const observed = binding.status?.schedulerObservedAffinityName;
   const pending = pendingRequests(requestsFor(ref, view.rebalancers), binding);
   const trigger = needsReschedule(
@@ -690,7 +691,18 @@ function cleanResult(
   if (!sameClusters(binding, entry, withTasks ? tasks.map((t) => t.fromCluster) : [])) return false;
   const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
   if (scheduled?.status !== 'True' || binding.status?.conditions?.length !== 1) return false;
-  return pendingRequests(requestsFor(ref, view.rebalancers), binding).length === 0;
+  return observedAsRendered(ref, binding, view);
+}
+
+/**
+ * Whether the binding records the reschedule requests it observed as a render of it writes them: every request that
+ * names the template, by name, sorted (scheduleBinding), none pending. One written before requests were names alone
+ * (`name@generation`) is rendered, which writes them anew: a result kept or cut would carry the old form, and verify
+ * would name the binding.
+ */
+function observedAsRendered(ref: ObjectRef, binding: ResourceBinding, view: SteadyView): boolean {
+  const recorded = binding.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION] ?? '';
+  return recorded === requestsFor(ref, view.rebalancers).join(',');
 }
 
 /** Whether the relabel takes the template off every changed cluster it is on. */

@@ -338,6 +338,42 @@ test('a Duplicated result a NoExecute taint evicts from a cluster: the last bind
   }
 });
 
+test('a binding that records its reschedule requests otherwise than a render writes them (name@generation) is rendered', async () => {
+  const rebalancers = [
+    {
+      apiVersion: 'apps.karmada.io/v1alpha1',
+      kind: 'WorkloadRebalancer',
+      metadata: { name: 'again' },
+      spec: { workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }] },
+    },
+  ];
+  const inForm = (binding: ResourceBinding, observed: string): ResourceBinding => ({
+    ...binding,
+    metadata: {
+      ...binding.metadata,
+      annotations: { ...binding.metadata.annotations, 'flotilla.io/observed-rebalancers': observed },
+    },
+  });
+
+  const divided = await rendered(fleet(dynamic, 'dev', { rebalancers }));
+  assert.is(divided.binding.metadata.annotations?.['flotilla.io/observed-rebalancers'], 'again');
+  const joined = steadyView(fleet(dynamic, 'prod', { rebalancers }), NOW);
+  assert.ok(keepsResult(KEY, divided.entry, divided.binding, joined), 'as a render wrote it, the result is kept');
+  assert.not.ok(keepsResult(KEY, divided.entry, inForm(divided.binding, 'again@3'), joined), 'the older form');
+
+  const copies = await rendered(fleet(duplicated, 'dev', { rebalancers }));
+  const tainted = steadyView(withNoExecuteOnM1(fleet(duplicated, 'dev', { rebalancers })), NOW);
+  assert.ok(evictedResultOf(KEY, copies.entry, copies.binding, tainted, onM1), 'as a render wrote it, the cut applies');
+  assert.is(evictedResultOf(KEY, copies.entry, inForm(copies.binding, 'again@3'), tainted, onM1), undefined);
+  const legacy = inForm(copies.binding, 'again@3');
+  const render = await evictedByRender(withNoExecuteOnM1(fleet(duplicated, 'dev', { rebalancers })), legacy);
+  assert.is(
+    render.binding.metadata.annotations?.['flotilla.io/observed-rebalancers'],
+    'again',
+    'a render writes it anew',
+  );
+});
+
 test('a toleration, another purge mode, no cluster left, a cluster that may join, tasks or dependents: the render evicts', async () => {
   const { entry, binding } = await rendered(fleet(duplicated));
   const tainted = () => withNoExecuteOnM1(fleet(duplicated));
