@@ -74,6 +74,11 @@ export class TreeEdits<V> implements Map<string, V> {
     const place = this.#place(path, false);
     if (!place?.folder.files.delete(place.name)) return false;
     this.#size--;
+    // A folder left with nothing in it goes, as it would not exist in a Map: `a` may then be set as a file.
+    for (let folder = place.folder; folder.parent && folder.files.size === 0 && folder.dirs.size === 0; ) {
+      folder.parent.dirs.delete(folder.name);
+      folder = folder.parent;
+    }
     // Rare (a render only sets): its place in the order is found by a walk, and left empty.
     for (const block of this.#order)
       for (let i = 0; i < block.length; i += 2)
@@ -95,16 +100,20 @@ export class TreeEdits<V> implements Map<string, V> {
   }
 
   *entries(): MapIterator<[string, V]> {
-    for (const block of this.#order) {
-      let folder: Folder<V> | undefined;
-      let prefix = '';
-      for (let i = 0; i < block.length; i += 2) {
-        const at = block[i];
-        const name = block[i + 1] as string;
-        if (!at || typeof at === 'string') continue; // deleted
-        if (at !== folder) prefix = folderPath((folder = at));
-        yield [prefix === '' ? name : `${prefix}/${name}`, at.files.get(name) as V];
-      }
+    let order = this.#order;
+    let folder: Folder<V> | undefined;
+    let prefix = '';
+    for (let b = 0, i = 0; ; i += 2) {
+      // Cleared meanwhile: what is set after it comes next, as in a Map.
+      if (order !== this.#order) [order, b, i] = [this.#order, 0, 0];
+      let block = order[b];
+      while (block && i >= block.length && b + 1 < order.length) [block, i] = [order[++b], 0];
+      if (!block || i >= block.length) return;
+      const at = block[i];
+      const name = block[i + 1] as string;
+      if (!at || typeof at === 'string') continue; // deleted
+      if (at !== folder) prefix = folderPath((folder = at));
+      yield [at.parent === null ? name : `${prefix}/${name}`, at.files.get(name) as V];
     }
   }
 
@@ -146,10 +155,14 @@ export class TreeEdits<V> implements Map<string, V> {
   #name(sliced: string): string {
     const known = this.#names.get(sliced);
     if (known !== undefined) return known;
-    // A copy of its own, not a slice of the path it came in. Through UTF-8, which a lone surrogate would not survive:
-    // a name with any surrogate (rare: astral characters) stays a slice.
+    // A copy of its own, not a slice of the path it came in. Through UTF-8 (one byte a character for most names), or
+    // UTF-16 for a name with a surrogate, which a lone one would not survive in UTF-8.
     const name =
-      sliced.length < FLAT_BELOW || SURROGATE.test(sliced) ? sliced : Buffer.from(sliced, 'utf8').toString('utf8');
+      sliced.length < FLAT_BELOW
+        ? sliced
+        : SURROGATE.test(sliced)
+          ? Buffer.from(sliced, 'utf16le').toString('utf16le')
+          : Buffer.from(sliced, 'utf8').toString('utf8');
     this.#names.set(name, name);
     return name;
   }
@@ -169,6 +182,7 @@ function newFolder<V>(parent: Folder<V> | null, name: string): Folder<V> {
   return { files: NO_FILES, dirs: NO_DIRS, parent, name };
 }
 
+/** The folder's path ('' for the root; a folder named '' under the root is '' too, told apart by its parent). */
 function folderPath<V>(folder: Folder<V>): string {
   return folder.parent === null
     ? ''

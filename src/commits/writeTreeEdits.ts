@@ -24,7 +24,8 @@ export interface PackedBlob {
  * size of the tree. A directory left empty disappears, as git cannot store empty trees in a
  * tree; an empty root becomes the empty tree. Deleting a path that names a directory removes
  * the whole directory. A rewritten file keeps mode 100755 if it had it; new files get 100644.
- * Edits kept as a TreeEdits are written folder by folder as they are; a plain map is laid out so first. With
+ * Edits kept as a TreeEdits are written folder by folder as they are (so they must not change until this returns);
+ * a plain map is laid out so first. With
  * `consume`, the caller hands `edits` over and it is emptied once read: a cold render's millions of entries need
  * not stay beside the tree they were turned into.
  */

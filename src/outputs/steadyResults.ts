@@ -701,8 +701,9 @@ function cleanResult(
  * would name the binding.
  */
 function observedAsRendered(ref: ObjectRef, binding: ResourceBinding, view: SteadyView): boolean {
-  const recorded = binding.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION] ?? '';
-  return recorded === requestsFor(ref, view.rebalancers).join(',');
+  // No request: a render writes no annotation, so one recorded empty (a binding not written by a render) differs too.
+  const written = requestsFor(ref, view.rebalancers).join(',') || undefined;
+  return binding.metadata.annotations?.[OBSERVED_REBALANCERS_ANNOTATION] === written;
 }
 
 /** Whether the relabel takes the template off every changed cluster it is on. */

@@ -24,6 +24,12 @@ const PATHS = [
   'bindings/default/web-deployment.yaml',
   '.flotilla/index/00.json',
   'é/ü.yaml',
+  '/x',
+  'x',
+  '//x',
+  'a//b',
+  'a/',
+  '',
 ];
 
 test('answers every question a Map answers, in the order a Map keeps, through sets, overwrites and deletes', () => {
@@ -102,12 +108,28 @@ test('changes made while iterating are seen as a Map sees them: deleted entries 
     return seen;
   };
   assert.equal(visit(edits), visit(map));
-  const cleared: string[] = [];
-  for (const [path] of edits) {
-    cleared.push(path);
-    edits.clear();
-  }
-  assert.equal(cleared, ['x/a']);
+  const cleared = (m: Map<string, number>) => {
+    const seen: string[] = [];
+    for (const [path] of m) {
+      seen.push(path);
+      if (path === 'x/a') {
+        m.clear();
+        m.set('w/after', 1);
+      }
+    }
+    return seen;
+  };
+  assert.equal(cleared(edits), cleared(map));
+  assert.equal(cleared(edits), ['w/after']);
+});
+
+test('a folder left empty by deletes is gone: a file may then take its name', () => {
+  const edits = new TreeEdits<string>();
+  edits.set('a/b/c', 'deep');
+  edits.delete('a/b/c');
+  edits.set('a', 'file');
+  assert.equal([...edits.root.files], [['a', 'file']]);
+  assert.is(edits.root.dirs.size, 0);
 });
 
 test('names outside ASCII, astral and lone surrogates included, are found again by the path they came in', () => {

@@ -142,6 +142,14 @@ test('edits kept as folders (TreeEdits) give the tree a map gives, and are empti
       const err = await writeTreeEdits(repo, pack, null, refused).catch((e: Error) => e.message);
       assert.match(String(err), 'invalid path', bad);
     }
+    const retaken = new TreeEdits<FileEdit>().set('a/b', bytes('below'));
+    retaken.delete('a/b');
+    retaken.set('a', bytes('file'));
+    assert.is(
+      await writeTreeEdits(repo, pack, null, retaken),
+      await writeTreeEdits(repo, pack, null, edits({ a: 'file' })),
+      'a folder deleted empty',
+    );
     const both = new TreeEdits<FileEdit>().set('a', bytes('file')).set('a/b', bytes('below'));
     assert.match(String(await writeTreeEdits(repo, pack, null, both).catch((e: Error) => e.message)), 'conflict');
   } finally {

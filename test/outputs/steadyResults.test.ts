@@ -5,6 +5,7 @@ import { parseRefKey } from '../../src/api/kinds.ts';
 import type { FailoverEvent } from '../../src/works/renderTemplates.ts';
 import type { ConfigModel } from '../../src/api/model.ts';
 import type { Placement } from '../../src/api/policy.ts';
+import type { WorkloadRebalancer } from '../../src/api/rebalancer.ts';
 import type { IndexEntry } from '../../src/branches/rendered/outputIndex.ts';
 import {
   endedResultOf,
@@ -339,7 +340,7 @@ test('a Duplicated result a NoExecute taint evicts from a cluster: the last bind
 });
 
 test('a binding that records its reschedule requests otherwise than a render writes them (name@generation) is rendered', async () => {
-  const rebalancers = [
+  const rebalancers: WorkloadRebalancer[] = [
     {
       apiVersion: 'apps.karmada.io/v1alpha1',
       kind: 'WorkloadRebalancer',
@@ -360,6 +361,10 @@ test('a binding that records its reschedule requests otherwise than a render wri
   const joined = steadyView(fleet(dynamic, 'prod', { rebalancers }), NOW);
   assert.ok(keepsResult(KEY, divided.entry, divided.binding, joined), 'as a render wrote it, the result is kept');
   assert.not.ok(keepsResult(KEY, divided.entry, inForm(divided.binding, 'again@3'), joined), 'the older form');
+  const none = await rendered(fleet(dynamic));
+  const prod = steadyView(fleet(dynamic, 'prod'), NOW);
+  assert.ok(keepsResult(KEY, none.entry, none.binding, prod), 'no request, no annotation');
+  assert.not.ok(keepsResult(KEY, none.entry, inForm(none.binding, ''), prod), 'recorded empty: a render drops it');
 
   const copies = await rendered(fleet(duplicated, 'dev', { rebalancers }));
   const tainted = steadyView(withNoExecuteOnM1(fleet(duplicated, 'dev', { rebalancers })), NOW);
