@@ -12,7 +12,7 @@ import { applicationFailoverOf, type OverridePolicy, type Placement, type Propag
 import type { WorkloadRebalancer } from '../api/rebalancer.ts';
 import { isWorkload } from '../assignments/framework.ts';
 import { needsReschedule } from '../assignments/needsReschedule.ts';
-import { OBSERVED_REBALANCERS_ANNOTATION, pendingRequests, requestsFor } from '../assignments/rebalanceRequests.ts';
+import { OBSERVED_REBALANCERS_ANNOTATION, requestsFor } from '../assignments/rebalanceRequests.ts';
 import { replicaSchedulingType } from '../assignments/replicaStrategy.ts';
 import { policyKey } from '../bindings/matchPolicy.ts';
 import { hasPolicyClaim } from '../bindings/policyClaim.ts';
@@ -81,11 +81,13 @@ export function steadyView(model: ConfigModel, now: Date, gracePeriodSeconds?: n
   // Those that may apply to a template of a namespace: its OverridePolicies and every ClusterOverridePolicy.
   const clusterWide = overrides.filter((o) => o.kind === 'ClusterOverridePolicy');
   const byNamespace = new Map<string, OverridePolicy[]>();
-  for (const o of overrides)
-    if (o.kind === 'OverridePolicy') {
-      const namespace = o.metadata.namespace ?? '';
-      byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), o]);
-    }
+  for (const o of overrides) {
+    if (o.kind !== 'OverridePolicy') continue;
+    const namespace = o.metadata.namespace ?? '';
+    const inNamespace = byNamespace.get(namespace);
+    if (inNamespace) inNamespace.push(o);
+    else byNamespace.set(namespace, [o]);
+  }
   return {
     policies,
     clusters,
@@ -149,14 +151,13 @@ export function keepsResult(key: string, entry: IndexEntry, binding: ResourceBin
   if (readsTemplateHealth(binding) || spec.requiredBy) return false;
   const clusters = spec.clusters ?? [];
   if (!sameClusters(binding, entry)) return false;
+  // Every reschedule request observed, so none asks the scheduler to run.
   if (!observedAsRendered(ref, binding, view)) return false;
   const observed = binding.status?.schedulerObservedAffinityName;
-  const pending = pendingRequests(requestsFor(ref, view.rebalancers), binding);
   const trigger = needsReschedule(
     {
       ...bindingRequest(key, binding, policy.spec.placement ?? {}),
       previous: clusters,
-      ...(pending.length > 0 ? { reschedule: true } : {}),
       ...(observed ? { observedAffinityName: observed } : {}),
     },
     view.clusters,
@@ -551,7 +552,7 @@ export function endedResultOf(
       released: { ends: ended, result: before, placedAgain: [] },
     };
   }
-  if (!cleanDuplicatedResult(key, entry, binding, policy, view, true)) return undefined;
+  // Past the Divided workload, a Duplicated result or one of a kind without replicas: cleanResult held it above.
   // The tasks' clusters kept out (Karmada's ClusterEviction filter): the result as it stands.
   const firstRequest: SchedulingRequest = { ...base, previous: before, evictingClusters: evicting };
   const first = scheduledOnce(firstRequest, applied, view);
@@ -643,8 +644,8 @@ function cleanSchedule(result: ScheduleResult, request: SchedulingRequest, view:
 }
 
 /**
- * The checks shrunkResultOf, evictedResultOf and endedResultOf share: cleanResult, of a Duplicated result (or one of
- * a kind without replicas).
+ * The checks shrunkResultOf and evictedResultOf share: cleanResult without tasks, of a Duplicated result (or one of a
+ * kind without replicas).
  */
 function cleanDuplicatedResult(
   key: string,
@@ -652,7 +653,6 @@ function cleanDuplicatedResult(
   binding: ResourceBinding,
   policy: PropagationPolicy,
   view: SteadyView,
-  withTasks = false,
 ): boolean {
   const spec = binding.spec;
   const workload = isWorkload({
@@ -660,7 +660,7 @@ function cleanDuplicatedResult(
     replicaRequirements: spec.replicaRequirements !== undefined,
   });
   if (workload && replicaSchedulingType(spec.placement ?? {}) !== 'Duplicated') return false;
-  return cleanResult(key, entry, binding, policy, view, withTasks);
+  return cleanResult(key, entry, binding, policy, view, false);
 }
 
 /**

@@ -63,7 +63,8 @@ export function shrinkResult(
 
 /**
  * Each shrunk template's output edits: the new binding's text (stamped with this commit, as every rewritten file is),
- * unless it is unchanged, and the removal of its manifest on each lost cluster. Returns the bytes written, counted against the render's limit.
+ * unless it is unchanged, and the removal of its manifest on each lost cluster. Returns the bytes written, counted
+ * against the render's limit.
  */
 export function writeShrunkResults<F>(
   shrunk: ReadonlyMap<string, ShrunkResult>,
