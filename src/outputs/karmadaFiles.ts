@@ -45,7 +45,7 @@ import { withoutSkippedHooks } from '../units/syncHooks.ts';
  */
 interface KarmadaFiles {
   /** Files parsed by this process (as saved, after a save), by `<blob oid> <path>`. */
-  parsed: Map<string, CachedFile>;
+  parsed: ParsedVersions;
   /** A kept file by key: parsed by this process, else of the copy on disk (whose directory is read whole on first call). */
   get(key: string): CachedFile | undefined;
   /** Keys of the entries parsed since the copy on disk was written. */
@@ -55,12 +55,62 @@ interface KarmadaFiles {
 }
 const karmadaFileCache = new WeakMap<GitRepo, KarmadaFiles>();
 
+/**
+ * Parsed files by `<blob oid> <path>`, with the versions held of each path. A save lets go of every version but the
+ * saved tree's: a reconciler that sees one policy edited a thousand times holds it once, not a thousand times (each
+ * version kept grew its heap by some 17 KB at L).
+ */
+class ParsedVersions {
+  readonly #files = new Map<string, CachedFile>();
+  /** Path → the keys held of it: mostly one. */
+  readonly #keys = new Map<string, string[]>();
+
+  get size(): number {
+    return this.#files.size;
+  }
+
+  get(key: string): CachedFile | undefined {
+    return this.#files.get(key);
+  }
+
+  set(key: string, file: CachedFile): void {
+    if (!this.#files.has(key)) {
+      const path = key.slice(key.indexOf(' ') + 1);
+      const keys = this.#keys.get(path);
+      if (keys) keys.push(key);
+      else this.#keys.set(path, [key]);
+    }
+    this.#files.set(key, file);
+  }
+
+  /** Lets go of every version of `path` but the one `key` names (of all of them, without one). */
+  keepOnly(path: string, key: string | undefined): void {
+    const keys = this.#keys.get(path);
+    if (!keys) return;
+    for (const k of keys) if (k !== key) this.#files.delete(k);
+    if (key !== undefined && this.#files.has(key)) this.#keys.set(path, [key]);
+    else this.#keys.delete(path);
+  }
+
+  /** Holds these files and no others from now on. */
+  replaceAll(files: Iterable<[string, CachedFile]>): void {
+    this.#files.clear();
+    this.#keys.clear();
+    for (const [key, file] of files) this.set(key, file);
+  }
+}
+
+/** How many parsed Karmada files this process holds for the repo: one version of each, after a save. */
+export function parsedKarmadaFileCount(repo: GitRepo): number {
+  return karmadaFileCache.get(repo)?.parsed.size ?? 0;
+}
+
 function karmadaFilesOf(repo: GitRepo): KarmadaFiles {
   let cache = karmadaFileCache.get(repo);
   if (!cache) {
     const saved = readParsedFileCache(repo);
     let onDisk: Map<string, CachedFile> | undefined;
-    const parsed = new Map<string, CachedFile>();
+    const parsed = new ParsedVersions();
     cache = {
       parsed,
       // Only the copy read at first: a save puts what it saved in `parsed`.
@@ -408,8 +458,9 @@ export async function saveKarmadaFiles(
     if (hit) current.set(`${oid} ${path}`, hit);
   }
   const saved = await writeParsedFileCache(repo, current, tree);
-  // As saved: where each line now is, so this process's next save appends instead of writing the file whole.
-  for (const [key, file] of saved.entries()) cache.parsed.set(key, file);
+  // As saved: where each line now is, so this process's next save appends instead of writing the file whole. Other
+  // trees' versions go (an earlier render's, a plan's).
+  cache.parsed.replaceAll(saved.entries());
   cache.added.clear();
   // The next sync appends only what it replaces (savedReplacing) when it starts from the copy read from disk, as a new
   // process does: without it, every sync after one that saved whole (a cluster's change) saved whole again, going over
@@ -441,6 +492,7 @@ async function savedReplacing(cache: KarmadaFiles, tree: string, change: Changed
   const done = await change.from.replacing!(tree, replaced, karmadaPathsDigest(paths.sort()));
   if (!done) return false;
   cache.saved = done.saved;
+  for (const [path, { after }] of replaced) cache.parsed.keepOnly(path, after?.key);
   for (const [key, file] of done.written) cache.parsed.set(key, file);
   cache.added.clear();
   return true;

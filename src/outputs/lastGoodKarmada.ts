@@ -429,11 +429,18 @@ function earlierVersion(repo: GitRepo, path: string, oid: string): FileObjects {
   }
 }
 
-/** The ignore rules of a blob of .flotillaignore, read once (ignoreRulesOf: as loadSource reads it). */
+/**
+ * The ignore rules of a blob of .flotillaignore, read once (ignoreRulesOf: as loadSource reads it); a reconciler that
+ * sees the file change over months holds the last few versions only.
+ */
 const ignoreFiles = new Map<string, IgnoreRules | undefined>();
+const IGNORE_FILES_KEPT = 16;
 async function ignoreRules(repo: GitRepo, oid: string | undefined): Promise<IgnoreRules | undefined> {
   if (oid === undefined) return undefined;
-  if (!ignoreFiles.has(oid)) ignoreFiles.set(oid, (await ignoreRulesOf(repo, oid)).rules);
+  if (!ignoreFiles.has(oid)) {
+    if (ignoreFiles.size >= IGNORE_FILES_KEPT) ignoreFiles.clear();
+    ignoreFiles.set(oid, (await ignoreRulesOf(repo, oid)).rules);
+  }
   return ignoreFiles.get(oid);
 }
 
@@ -447,9 +454,13 @@ const renderSteps = new WeakMap<
  * The source trees of the renders from output commit `from` back along first parents, newest first. A commit
  * without a Source-Commit (made by hand) is no render; a held one (Last-Good-Source) renders the source it kept.
  */
+/** Ten walks' worth of steps (earlierSourceTrees goes no further back in one). */
+const RENDER_STEPS_KEPT = 10 * (4 * LAST_GOOD_RENDERS + 100);
+
 async function* earlierSourceTrees(repo: GitRepo, from: string): AsyncGenerator<string | null> {
   let steps = renderSteps.get(repo);
-  if (!steps) renderSteps.set(repo, (steps = new Map()));
+  // Each render adds a step: a reconciler's map would grow for as long as it runs.
+  if (!steps || steps.size > RENDER_STEPS_KEPT) renderSteps.set(repo, (steps = new Map()));
   let cursor: string | undefined = from;
   // Foreign commits do not count as renders, but are not walked without end either.
   for (let walked = 0; cursor && walked < 4 * LAST_GOOD_RENDERS + 100; walked++) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../src/commits/openRepo.ts';
+import { parsedKarmadaFileCount } from '../../src/outputs/karmadaFiles.ts';
 import { syncRepo } from '../../src/outputs/syncRepo.ts';
 import { makeConfigRepo, makeConfigRepoWith, MEMBERS, nginxSample, sample, type ConfigRepo } from '../helpers/fleet.ts';
 
@@ -479,6 +480,27 @@ test('one process saving again and again (a reconciler) appends each time, and a
   await sync(parsed);
   assert.equal(readFileSync(CACHE(r)), before);
   assert.is(r.git('rev-parse', 'flotilla/rendered^{tree}'), parsed.git('rev-parse', 'flotilla/rendered^{tree}'));
+});
+
+test('a reconciler holds one parsed version of each policy and cluster file, however often they change', async () => {
+  const r = nginxRepo();
+  const repo = await openRepo(r.dir);
+  const syncOpen = () => syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
+  await syncOpen();
+  const karmadaFiles = () => keysOf(r).length;
+  assert.is(parsedKarmadaFileCount(repo), karmadaFiles());
+  const policy = sample('nginx/propagationpolicy.yaml');
+  const labelled = (name: string, i: number) =>
+    policy.replace('name: nginx-propagation', `name: ${name}\n  labels:\n    edit: "${i}"`);
+  for (let i = 0; i < 6; i++) {
+    // Saved by appending (the one file replaced), and whole (a policy file added, then taken away again).
+    const files: Record<string, string | null> = { 'policies/nginx.yaml': labelled('nginx-propagation', i) };
+    if (i === 2) files['policies/extra.yaml'] = labelled('extra', i);
+    if (i === 4) files['policies/extra.yaml'] = null;
+    r.commit(files, `edit ${i}`);
+    await syncOpen();
+    assert.is(parsedKarmadaFileCount(repo), karmadaFiles(), `after edit ${i}: this tree's files only`);
+  }
 });
 
 test("a namespaced policy change in a new process reads its namespaces' bucket lines only, and appends what it replaced", async () => {
