@@ -23,7 +23,8 @@ export interface DeflateSlot {
  * when drained, as before. A started worker takes batches only once it is up (it says so in shared memory): until
  * then they wait here, and a drain compresses them on this thread until it is, rather than wait some 30-50 ms for a
  * thread to boot (a sync writing a few MiB of trees, at XL one template on 66 clusters, spent that long in flush).
- * When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
+ * A worker whose offload drained idle is kept a minute for the next offload of the process (park): a reconciler's
+ * next sync finds it up. When the worker is more than MAX_QUEUED_BATCHES behind, this thread compresses the next
  * batch itself, so raw bytes waiting on the worker stay bounded (peak RSS). Same zlib, same options: the bytes are
  * those deflateSync gives here.
  *
@@ -35,8 +36,8 @@ export interface DeflateSlot {
  */
 export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
   readonly #onBatch: ((slots: S[]) => void) | undefined;
-  #worker: Worker | null = null;
-  #replies: MessagePort | null = null;
+  /** The worker compressing for this offload, once a batch filled. */
+  #thread: DeflateThread | null = null;
   #batch = newBatch<S>();
   #inflight = new Map<number, S[]>();
   /** Full batches waiting for a worker that is not up yet, oldest first. */
@@ -45,11 +46,7 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
   #failure: Error | null = null;
   /** What onBatch threw (a write that failed): drain throws it as it is. */
   #handOnFailure: Error | null = null;
-  /**
-   * [FINISHED]: batches the worker has finished, counted (and notified) by the worker itself after it posted each
-   * reply; [UP]: 1 once the worker can take batches.
-   */
-  #shared = new Int32Array(new SharedArrayBuffer(8));
+  /** Batches posted to the thread, beside the count it has finished (its shared[FINISHED]). */
   #sent = 0;
 
   constructor(onBatch?: (slots: S[]) => void) {
@@ -89,8 +86,8 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
   }
 
   /**
-   * Waits until every slot added has its bytes, then ends the worker (unless `keepWorker`: more batches are coming, and
-   * a second worker would be a second isolate). Throws when the worker failed.
+   * Waits until every slot added has its bytes, then lets the worker go, kept for the next offload (unless
+   * `keepWorker`: more batches are coming to this one). Throws when the worker failed.
    */
   async drain(keepWorker = false): Promise<void> {
     if (this.#failure) throw new Error(`deflate worker failed: ${this.#failure.message}`, { cause: this.#failure });
@@ -109,7 +106,8 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
       this.#receive();
       if (this.#inflight.size === 0 || this.#failure) break;
       // Woken by the worker's notify after each batch.
-      await wakeOn(this.#shared, FINISHED, Atomics.load(this.#shared, FINISHED));
+      const shared = this.#thread!.shared;
+      await wakeOn(shared, FINISHED, Atomics.load(shared, FINISHED));
     }
     if (!keepWorker) await this.#stop();
     const failure = this.#failure as Error | null; // set by the error listener while we waited
@@ -123,8 +121,8 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
    * is coming, and for tests of the worker's path.
    */
   async workerReady(): Promise<boolean> {
-    while (this.#worker && !this.#workerUp() && !this.#failure) await wakeOn(this.#shared, UP, 0);
-    return this.#worker !== null;
+    while (this.#thread && !this.#workerUp() && !this.#failure) await wakeOn(this.#thread.shared, UP, 0);
+    return this.#thread !== null;
   }
 
   /** Drops whatever is queued and ends the worker: for a pack that will not be written. */
@@ -137,27 +135,30 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
   }
 
   async #stop(): Promise<void> {
-    const worker = this.#worker;
-    const up = this.#workerUp();
-    this.#worker = null;
+    const thread = this.#thread;
+    const sent = this.#sent;
+    this.#thread = null;
     this.#held = [];
-    this.#replies?.close();
-    this.#replies = null;
-    this.#shared = new Int32Array(new SharedArrayBuffer(8)); // the next worker counts and says it is up afresh
     this.#sent = 0;
+    if (!thread) return;
+    thread.owner = null;
+    const up = Atomics.load(thread.shared, UP) === 1;
+    // Idle (every batch it took is done) and sound: the next offload of this process takes it as it is.
+    if (up && !this.#failure && Atomics.load(thread.shared, FINISHED) === sent && park(thread)) return;
+    thread.replies.close();
     // One that never came up has done nothing: it ends on its own time (unref'd), not on this caller's.
-    if (up) await worker?.terminate();
-    else void worker?.terminate();
+    if (up) await thread.worker.terminate();
+    else void thread.worker.terminate();
   }
 
   #workerUp(): boolean {
-    return this.#worker !== null && Atomics.load(this.#shared, UP) === 1;
+    return this.#thread !== null && Atomics.load(this.#thread.shared, UP) === 1;
   }
 
   #send(): void {
     const batch = this.#batch;
     this.#batch = newBatch();
-    this.#workerFor();
+    this.#threadFor();
     if (!this.#workerUp()) {
       this.#held.push(batch);
       // Raw bytes waiting here are memory the fleet did not need before: past a bound, compress the oldest now.
@@ -175,7 +176,8 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
 
   #post(batch: Batch<S>): void {
     // Raw bytes queued on the worker are memory the fleet did not need before: past a bound, compress here instead.
-    if (this.#sent - Atomics.load(this.#shared, FINISHED) >= MAX_QUEUED_BATCHES) {
+    const thread = this.#threadFor();
+    if (this.#sent - Atomics.load(thread.shared, FINISHED) >= MAX_QUEUED_BATCHES) {
       this.#done(deflateHere(batch));
       return;
     }
@@ -184,13 +186,14 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     this.#inflight.set(id, batch.slots);
     // Transferred, not copied: after this, the raw bytes live only on the worker until they are compressed.
     const bytes = batch.bytes.subarray(0, batch.used);
-    this.#workerFor().postMessage({ id, bytes, ends: batch.ends, types: batch.types }, [bytes.buffer as ArrayBuffer]);
+    thread.worker.postMessage({ id, bytes, ends: batch.ends, types: batch.types }, [bytes.buffer as ArrayBuffer]);
   }
 
   /** Every reply the worker has posted so far, handed on now. */
   #receive(): void {
-    if (!this.#replies) return;
-    for (let reply = receiveMessageOnPort(this.#replies); reply; reply = receiveMessageOnPort(this.#replies)) {
+    const replies = this.#thread?.replies;
+    if (!replies) return;
+    for (let reply = receiveMessageOnPort(replies); reply; reply = receiveMessageOnPort(replies)) {
       const { id, out, ends, oids, crcs } = reply.message as Reply;
       const slots = this.#inflight.get(id);
       if (!slots) continue;
@@ -209,24 +212,37 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     }
   }
 
-  #workerFor(): Worker {
-    if (this.#worker) return this.#worker;
+  #threadFor(): DeflateThread {
+    if (this.#thread) return this.#thread;
+    const thread = unpark() ?? this.#newThread();
+    thread.owner = (err) => {
+      this.#failure = err;
+    };
+    return (this.#thread = thread);
+  }
+
+  #newThread(): DeflateThread {
     const { port1, port2 } = new MessageChannel();
+    const shared = new Int32Array(new SharedArrayBuffer(8));
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       execArgv: [],
-      workerData: { options: DEFLATE, shared: this.#shared, replies: port2 },
+      workerData: { options: DEFLATE, shared, replies: port2 },
       transferList: [port2],
       // It holds one batch at a time, outside its heap: a small isolate reserves some 500 MB less address space than
       // a default one, which counts under a `ulimit -v` (the bench's XL runs under 16 GiB, tsx reserving most of it).
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8, codeRangeSizeMb: 16 },
     });
     worker.unref(); // a writer dropped without a flush never keeps the process alive
-    worker.on('error', (err) => {
-      if (this.#worker === worker) this.#failure = err; // not one stopped before it came up
-    });
-    this.#replies = port1;
-    return (this.#worker = worker);
+    const thread: DeflateThread = { worker, shared, replies: port1, owner: null };
+    const lost = (err: Error) => {
+      // Its offload fails (not one stopped before it came up); a parked one is never handed out.
+      if (thread.owner) thread.owner(err);
+      else if (parked?.thread === thread) unpark()!.replies.close();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`the deflate worker exited (code ${code})`)));
+    return thread;
   }
 
   /** Hands a finished batch on; a failure there fails the offload, as a lost worker does. */
@@ -238,6 +254,57 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
       this.#handOnFailure = err as Error;
     }
   }
+}
+
+/** A deflate worker and the port it answers on, handed from one offload to the next while it is idle. */
+interface DeflateThread {
+  worker: Worker;
+  /**
+   * [FINISHED]: batches the worker has finished, counted (and notified) by the worker itself after it posted each
+   * reply; [UP]: 1 once the worker can take batches.
+   */
+  shared: Int32Array;
+  replies: MessagePort;
+  /** Fails the offload using it: none while parked. */
+  owner: ((err: Error) => void) | null;
+}
+
+/**
+ * The worker of the last offload that drained, kept for the next one for a minute. A reconciler's next sync then
+ * compresses on two threads from its first full batch: booting a worker (30-50 ms) took longer than a one-template
+ * sync at XL had left once its first batch filled, so that sync deflated its 1.9 MB of trees on one thread.
+ */
+let parked: { thread: DeflateThread; timer: NodeJS.Timeout } | null = null;
+const PARKED_MS = 60_000;
+
+/** Keeps an idle thread for the next offload; false when one is kept already. */
+function park(thread: DeflateThread): boolean {
+  if (parked) return false;
+  // Replies of a pack discarded while its batches were out: none is read by the next owner, whose ids restart.
+  while (receiveMessageOnPort(thread.replies));
+  Atomics.store(thread.shared, FINISHED, 0);
+  const timer = setTimeout(() => {
+    if (parked?.thread !== thread) return;
+    parked = null;
+    thread.replies.close();
+    void thread.worker.terminate();
+  }, PARKED_MS);
+  timer.unref();
+  parked = { thread, timer };
+  return true;
+}
+
+function unpark(): DeflateThread | null {
+  const kept = parked;
+  if (!kept) return null;
+  parked = null;
+  clearTimeout(kept.timer);
+  return kept.thread;
+}
+
+/** Whether a worker is kept for the next offload (parked by the last one that drained). */
+export function deflateWorkerParked(): boolean {
+  return parked !== null;
 }
 
 /** Atomics.waitAsync (V8, Node 16+), which TypeScript's ES2022 library does not declare yet. */

@@ -51,6 +51,8 @@ export function findTreeEntries(
   const wanted = new Map(
     [...names].map((name) => [NOT_ASCII.test(name) ? Buffer.from(name, 'utf8').toString('latin1') : name, name]),
   );
+  // One or two names wanted of hundreds (an edit's folder): matched where they stand, no name cut out per entry.
+  const few = wanted.size <= 4 ? [...wanted] : undefined;
   const entries = new Map<string, FoundEntry>();
   let inOrder = true;
   // The previous entry's name, where it is in `text`, and whether it is a folder (compared as `name/`).
@@ -61,7 +63,6 @@ export function findTreeEntries(
     const space = text.indexOf(' ', pos);
     const nul = text.indexOf('\0', space + 1);
     if (space < 0 || nul < 0 || nul + 21 > text.length) throw new Error(`malformed tree object at byte ${pos}`);
-    const raw = text.slice(space + 1, nul);
     if (checkOrder && inOrder) {
       // In place: an entry object and a `name/` string per entry were most of an edit's cost in a folder of thousands.
       const tree = isTreeModeAt(text, pos, space);
@@ -74,7 +75,11 @@ export function findTreeEntries(
       previousEnd = nul;
       previousTree = tree;
     }
-    const name = wanted.get(raw);
+    let name: string | undefined;
+    if (few) {
+      for (const [spelled, asked] of few)
+        if (spelled.length === nul - space - 1 && text.startsWith(spelled, space + 1)) name = asked;
+    } else name = wanted.get(text.slice(space + 1, nul));
     if (name !== undefined)
       entries.set(name, {
         name,

@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFLATE } from '../../src/commits/buildPack.ts';
-import { DeflateOffload, type DeflateSlot } from '../../src/commits/DeflateOffload.ts';
+import { DeflateOffload, deflateWorkerParked, type DeflateSlot } from '../../src/commits/DeflateOffload.ts';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -118,6 +121,61 @@ test('discard ends a running worker and drops its batches; the offload can be us
   again.forEach((content, i) => offload.add(slots[i]!, content));
   await offload.drain();
   again.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+});
+
+test("a drained worker is kept for the process's next offload, which takes it: deflateSync's bytes, kept again after", async () => {
+  const first = new DeflateOffload();
+  await startWorker(first);
+  await first.drain();
+  assert.ok(deflateWorkerParked(), 'kept once its offload drained');
+  const next = new DeflateOffload();
+  const inputs = Array.from({ length: 30 }, (_, i) =>
+    Buffer.concat([Buffer.from(`next ${i}\n`), Buffer.alloc(100_000, i)]),
+  );
+  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => next.add(slots[i]!, content));
+  assert.not.ok(deflateWorkerParked(), 'taken by the next offload once a batch filled');
+  assert.ok(await next.workerReady());
+  await next.drain();
+  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`));
+  assert.ok(deflateWorkerParked(), 'kept again');
+});
+
+test('a pack discarded while its batches are out leaves none of their replies to the next offload', async () => {
+  for (let round = 0; round < 3; round++) {
+    const dropped = new DeflateOffload();
+    await startWorker(dropped);
+    contents(3000).forEach((content) => dropped.add({ deflated: EMPTY }, content));
+    await dropped.discard();
+    const next = new DeflateOffload();
+    const inputs = contents(3000);
+    const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+    inputs.forEach((content, i) => next.add(slots[i]!, content));
+    await next.drain();
+    inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`));
+  }
+});
+
+test('a kept worker does not keep the process alive: it exits as soon as its work is done', async () => {
+  const script = `
+    const { DeflateOffload, deflateWorkerParked } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/commits/DeflateOffload.ts'))});
+    const offload = new DeflateOffload();
+    for (let i = 0; i < 30; i++) offload.add({ deflated: Buffer.alloc(0) }, Buffer.alloc(100_000, i));
+    await offload.workerReady();
+    await offload.drain();
+    process.stdout.write(deflateWorkerParked() ? 'parked\\n' : 'not parked\\n');
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const [code] = await once(child, 'exit');
+  assert.is(out, 'parked\n');
+  assert.is(code, 0);
 });
 
 test.run();
