@@ -62,7 +62,7 @@ interface ReadRequest {
  */
 function keepRecent(store: ObjectStore, oid: string, obj: StoredObject): void {
   if (obj.content.length > MAX_RECENT_BYTES / 4 || store.recent.has(oid)) return;
-  store.recent.set(oid, obj);
+  store.recent.set(oid, ownBytes(obj));
   store.recentBytes += obj.content.length;
   for (const [k, v] of store.recent) {
     if (store.recentBytes <= MAX_RECENT_BYTES) break;
@@ -562,10 +562,24 @@ function readInto(repo: GitRepo, fd: number, buf: Buffer, start: number): Buffer
   return buf;
 }
 
+/**
+ * The object with its content in a buffer of its own size. What zlib inflates is a view of a 16 KiB chunk, and a
+ * cache counts the bytes of the content: kept as it came, a 300-byte commit held 16 KiB, and a reconciler's caches
+ * held some 74 KB more after each sync (1,500 such chunks over 300 syncs at L) until their byte bounds were reached,
+ * tens of thousands of objects later. Not from node's pool either, whose 8 KiB slabs a kept view would pin.
+ */
+function ownBytes(obj: StoredObject): StoredObject {
+  const content = obj.content;
+  if (content.byteLength === content.buffer.byteLength) return obj;
+  const copy = Buffer.allocUnsafeSlow(content.byteLength);
+  content.copy(copy);
+  return { type: obj.type, content: copy };
+}
+
 /** Delta bases and delta results are kept (later deltas may build on them), up to a fixed number of bytes. */
 function remember(store: ObjectStore, key: string, obj: StoredObject): void {
   if (obj.content.length > MAX_BASE_BYTES / 4 || store.bases.has(key)) return;
-  store.bases.set(key, obj);
+  store.bases.set(key, ownBytes(obj));
   store.baseBytes += obj.content.length;
   for (const [k, v] of store.bases) {
     if (store.baseBytes <= MAX_BASE_BYTES) break;

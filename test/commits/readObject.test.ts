@@ -163,6 +163,32 @@ test('small objects read from a pack keep no more memory behind them than about 
   }
 });
 
+test('trees and commits kept for the next read hold buffers of their own size, loose and packed', async () => {
+  const temp = makeTempRepo();
+  try {
+    history(temp); // loose, as a push of fewer than 100 objects leaves them
+    for (const packed of [false, true]) {
+      if (packed) temp.git(['repack', '-a', '-d', '-q']);
+      const repo = await openRepo(temp.path);
+      const kept = [...allObjects(temp)].filter(([, o]) => o.type === 'tree' || o.type === 'commit');
+      assert.ok(kept.length >= 20, `${kept.length} trees and commits`);
+      let held = 0;
+      let size = 0;
+      for (const [oid, expected] of kept) {
+        readObject(repo, oid);
+        // The second read is the kept one: a view of the chunk zlib inflated it into would hold that whole chunk.
+        const { content } = readObject(repo, oid);
+        assert.ok(content.equals(expected.content));
+        held += content.buffer.byteLength;
+        size += content.byteLength;
+      }
+      assert.ok(held <= size + 64 * kept.length, `${packed ? 'packed' : 'loose'}: ${held} bytes held for ${size}`);
+    }
+  } finally {
+    temp.cleanup();
+  }
+});
+
 /**
  * The .idx of `pack` rewritten to list `extra` names besides its own (each at the first object's offset): an index
  * the size of a large fleet's, over a pack of a few objects.
