@@ -142,9 +142,16 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     this.#sent = 0;
     if (!thread) return;
     thread.owner = null;
+    // A worker is never ended inside zlib: node 20 aborts the whole process when a worker terminated mid-deflateSync
+    // closes its stream ("close before init"), as a test discarding a busy worker's pack did one run in six. A pack
+    // discarded with batches out (a render that failed) waits for them, some 20 ms each, at most MAX_QUEUED_BATCHES.
+    while (!thread.exited && Atomics.load(thread.shared, FINISHED) < sent)
+      await wakeOn(thread.shared, FINISHED, Atomics.load(thread.shared, FINISHED));
+    if (thread.exited) return void thread.replies.close();
     const up = Atomics.load(thread.shared, UP) === 1;
-    // Idle (every batch it took is done) and sound: the next offload of this process takes it as it is.
-    if (up && !this.#failure && Atomics.load(thread.shared, FINISHED) === sent && park(thread)) return;
+    // Idle (every batch it took is done, or still booting with none sent) and sound: the next offload of this process
+    // takes it as it is. A sync that drains before its worker is up leaves the next one a worker that is.
+    if (!this.#failure && park(thread)) return;
     thread.replies.close();
     // One that never came up has done nothing: it ends on its own time (unref'd), not on this caller's.
     if (up) await thread.worker.terminate();
@@ -215,8 +222,9 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
   #threadFor(): DeflateThread {
     if (this.#thread) return this.#thread;
     const thread = unpark() ?? this.#newThread();
+    // The first failure is the one to report: a worker that throws also exits, and says only its exit code then.
     thread.owner = (err) => {
-      this.#failure = err;
+      this.#failure ??= err;
     };
     return (this.#thread = thread);
   }
@@ -234,14 +242,17 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8, codeRangeSizeMb: 16 },
     });
     worker.unref(); // a writer dropped without a flush never keeps the process alive
-    const thread: DeflateThread = { worker, shared, replies: port1, owner: null };
+    const thread: DeflateThread = { worker, shared, replies: port1, owner: null, exited: false };
     const lost = (err: Error) => {
       // Its offload fails (not one stopped before it came up); a parked one is never handed out.
       if (thread.owner) thread.owner(err);
       else if (parked?.thread === thread) unpark()!.replies.close();
     };
     worker.on('error', lost);
-    worker.on('exit', (code) => lost(new Error(`the deflate worker exited (code ${code})`)));
+    worker.on('exit', (code) => {
+      thread.exited = true;
+      lost(new Error(`the deflate worker exited (code ${code})`));
+    });
     return thread;
   }
 
@@ -267,6 +278,8 @@ interface DeflateThread {
   replies: MessagePort;
   /** Fails the offload using it: none while parked. */
   owner: ((err: Error) => void) | null;
+  /** Its exit event came: nothing it was sent will be answered. */
+  exited: boolean;
 }
 
 /**
@@ -299,7 +312,7 @@ function unpark(): DeflateThread | null {
   if (!kept) return null;
   parked = null;
   clearTimeout(kept.timer);
-  return kept.thread;
+  return kept.thread.exited ? null : kept.thread;
 }
 
 /** Whether a worker is kept for the next offload (parked by the last one that drained). */

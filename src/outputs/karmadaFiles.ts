@@ -56,21 +56,26 @@ interface KarmadaFiles {
 const karmadaFileCache = new WeakMap<GitRepo, KarmadaFiles>();
 
 /**
- * Parsed files by `<blob oid> <path>`, with the versions held of each path. A save lets go of every version but the
- * saved tree's: a reconciler that sees one policy edited a thousand times holds it once, not a thousand times (each
- * version kept grew its heap by some 17 KB at L).
+ * Parsed files by `<blob oid> <path>`, with the versions held of each path. A save keeps the saved tree's versions and
+ * moves the others to a few spare ones, the oldest dropped first: a reconciler that sees one policy edited a thousand
+ * times holds it once, not a thousand times (each version kept grew its heap by some 17 KB at L), while one that reads
+ * two trees in turn (a branch and a pull request's head, the last good version of a broken file) still finds the
+ * versions of both.
  */
 class ParsedVersions {
   readonly #files = new Map<string, CachedFile>();
-  /** Path → the keys held of it: mostly one. */
+  /** Path → the keys held of it in #files: mostly one. */
   readonly #keys = new Map<string, string[]>();
+  /** Versions a save did not keep, oldest first. */
+  readonly #spare = new Map<string, CachedFile>();
 
+  /** Versions held besides the spare ones. */
   get size(): number {
     return this.#files.size;
   }
 
   get(key: string): CachedFile | undefined {
-    return this.#files.get(key);
+    return this.#files.get(key) ?? this.#spare.get(key);
   }
 
   set(key: string, file: CachedFile): void {
@@ -81,24 +86,38 @@ class ParsedVersions {
       else this.#keys.set(path, [key]);
     }
     this.#files.set(key, file);
+    this.#spare.delete(key);
   }
 
-  /** Lets go of every version of `path` but the one `key` names (of all of them, without one). */
+  /** Keeps of `path` only the version `key` names (none, without one); the others become spare. */
   keepOnly(path: string, key: string | undefined): void {
     const keys = this.#keys.get(path);
     if (!keys) return;
-    for (const k of keys) if (k !== key) this.#files.delete(k);
+    for (const k of keys) if (k !== key) this.#toSpare(k);
     if (key !== undefined && this.#files.has(key)) this.#keys.set(path, [key]);
     else this.#keys.delete(path);
   }
 
-  /** Holds these files and no others from now on. */
-  replaceAll(files: Iterable<[string, CachedFile]>): void {
+  /** Holds these files from now on, and the others as spare ones. */
+  replaceAll(files: ReadonlyMap<string, CachedFile>): void {
+    for (const key of this.#files.keys()) if (!files.has(key)) this.#toSpare(key);
     this.#files.clear();
     this.#keys.clear();
     for (const [key, file] of files) this.set(key, file);
   }
+
+  #toSpare(key: string): void {
+    const file = this.#files.get(key);
+    if (!file) return;
+    this.#files.delete(key);
+    this.#spare.delete(key);
+    this.#spare.set(key, file);
+    if (this.#spare.size > SPARE_VERSIONS) this.#spare.delete(this.#spare.keys().next().value!);
+  }
 }
+
+/** Spare versions held at most: a pull request's changed policies, a broken file's last good versions. */
+const SPARE_VERSIONS = 256;
 
 /** How many parsed Karmada files this process holds for the repo: one version of each, after a save. */
 export function parsedKarmadaFileCount(repo: GitRepo): number {

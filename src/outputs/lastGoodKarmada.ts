@@ -450,13 +450,13 @@ const renderSteps = new WeakMap<
   Map<string, { parent: string | undefined; tree: string | null | undefined }>
 >();
 
+/** Ten walks' worth of steps (earlierSourceTrees goes no further back in one). */
+const RENDER_STEPS_KEPT = 10 * (4 * LAST_GOOD_RENDERS + 100);
+
 /**
  * The source trees of the renders from output commit `from` back along first parents, newest first. A commit
  * without a Source-Commit (made by hand) is no render; a held one (Last-Good-Source) renders the source it kept.
  */
-/** Ten walks' worth of steps (earlierSourceTrees goes no further back in one). */
-const RENDER_STEPS_KEPT = 10 * (4 * LAST_GOOD_RENDERS + 100);
-
 async function* earlierSourceTrees(repo: GitRepo, from: string): AsyncGenerator<string | null> {
   let steps = renderSteps.get(repo);
   // Each render adds a step: a reconciler's map would grow for as long as it runs.

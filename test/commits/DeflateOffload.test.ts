@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -109,7 +110,7 @@ test('a caller may reuse its buffer right after add: the content was copied', as
   assert.is(inflateSync(slot.deflated).toString(), 'first version of the bytes\n');
 });
 
-test('discard ends a running worker and drops its batches; the offload can be used again', async () => {
+test('discard drops its batches (a worker busy with them finishes them first); the offload can be used again', async () => {
   const offload = new DeflateOffload();
   const inputs = contents(3000); // past one batch: the worker starts
   const dropped = inputs.map(() => ({ deflated: EMPTY }));
@@ -141,6 +142,53 @@ test("a drained worker is kept for the process's next offload, which takes it: d
   assert.ok(deflateWorkerParked(), 'kept again');
 });
 
+test('a worker still booting when its offload drains is kept too: the next offload finds it up', async () => {
+  // Holds the worker an earlier test may have left parked, so the offload below starts one of its own.
+  const holder = new DeflateOffload();
+  await startWorker(holder);
+  const first = new DeflateOffload();
+  const inputs = Array.from({ length: 20 }, (_, i) => Buffer.alloc(100_000, i)); // two batches: a worker starts
+  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => first.add(slots[i]!, content));
+  await first.drain(); // at once: its worker is still booting, so this thread compressed everything
+  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+  assert.ok(deflateWorkerParked(), 'kept while booting');
+  await holder.drain(); // one is kept already: this one's worker ends
+  const next = new DeflateOffload();
+  await startWorker(next);
+  await next.drain();
+  assert.ok(deflateWorkerParked());
+});
+
+test('a worker that fails reports its own error, not only that it exited', async () => {
+  const post = Worker.prototype.postMessage;
+  // A batch the worker cannot read: its handler throws, and the worker then exits.
+  Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: readonly never[]) {
+    return post.call(this, { ...(message as object), bytes: null }, transfer);
+  };
+  try {
+    const offload = new DeflateOffload();
+    await startWorker(offload);
+    contents(3000).forEach((content) => offload.add({ deflated: EMPTY }, content));
+    let failure: Error | undefined;
+    await offload.drain().catch((err: Error) => {
+      failure = err;
+    });
+    assert.ok(failure, 'drain throws');
+    assert.match(failure!.message, /deflate worker failed: .*null/);
+    assert.not.match(failure!.message, /exited/);
+  } finally {
+    Worker.prototype.postMessage = post;
+  }
+  assert.not.ok(deflateWorkerParked(), 'a failed worker is not kept');
+  const after = new DeflateOffload();
+  const inputs = contents(3000);
+  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => after.add(slots[i]!, content));
+  await after.drain();
+  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+});
+
 test('a pack discarded while its batches are out leaves none of their replies to the next offload', async () => {
   for (let round = 0; round < 3; round++) {
     const dropped = new DeflateOffload();
@@ -154,6 +202,31 @@ test('a pack discarded while its batches are out leaves none of their replies to
     await next.drain();
     inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`));
   }
+});
+
+test('discarding packs while a worker compresses them never ends it inside zlib: the process lives on', async () => {
+  // Node 20 aborts a process whose worker is terminated mid-deflateSync: this loop died within 4-36 rounds so.
+  const script = `
+    const { DeflateOffload } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/commits/DeflateOffload.ts'))});
+    for (let round = 0; round < 60; round++) {
+      const offload = new DeflateOffload();
+      for (let i = 0; i < 20; i++) offload.add({ deflated: Buffer.alloc(0) }, Buffer.alloc(100_000, i));
+      await offload.workerReady();
+      for (let i = 0; i < 3000; i++) offload.add({ deflated: Buffer.alloc(0) }, Buffer.from('kind: ConfigMap\\n' + 'x'.repeat(i % 400)));
+      await offload.discard();
+    }
+    process.stdout.write('lived\\n');
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const [code, signal] = await once(child, 'exit');
+  assert.equal({ out, code, signal }, { out: 'lived\n', code: 0, signal: null });
 });
 
 test('a kept worker does not keep the process alive: it exits as soon as its work is done', async () => {

@@ -503,6 +503,35 @@ test('a reconciler holds one parsed version of each policy and cluster file, how
   }
 });
 
+test('a reconciler reading two trees in turn (a branch and another) parses and saves their policies once', async () => {
+  const r = nginxRepo();
+  const repo = await openRepo(r.dir);
+  const policy = sample('nginx/propagationpolicy.yaml');
+  r.git('branch', 'other');
+  r.git('checkout', '-q', 'other');
+  r.commit({ 'policies/nginx.yaml': policy.replace(/\n *- member2\n/, '\n') }, 'other: member1 only');
+  r.git('checkout', '-q', 'main');
+  const syncBoth = async () => {
+    await syncRepo(repo, { sourceRef: 'refs/heads/main', outputRef: OUT });
+    await syncRepo(repo, { sourceRef: 'refs/heads/other', outputRef: 'refs/heads/flotilla/rendered-other' });
+  };
+  await syncBoth();
+  const saved = readFileSync(CACHE(r));
+  for (let i = 0; i < 3; i++) {
+    for (const branch of ['main', 'other']) {
+      r.git('checkout', '-q', branch);
+      r.commit({
+        'templates/nginx.yaml': sample('nginx/deployment.yaml').replace(/replicas: \d+/, `replicas: ${i + 3}`),
+      });
+    }
+    r.git('checkout', '-q', 'main');
+    await syncBoth();
+    assert.equal(readFileSync(CACHE(r)), saved, `round ${i}: nothing parsed anew, nothing saved`);
+  }
+  assert.not.ok(r.ls('flotilla/rendered-other').some((f) => f.startsWith('clusters/member2/')));
+  assert.ok(r.ls('flotilla/rendered').some((f) => f.startsWith('clusters/member2/')));
+});
+
 test("a namespaced policy change in a new process reads its namespaces' bucket lines only, and appends what it replaced", async () => {
   const cached = threeNamespaces();
   const parsed = threeNamespaces();
