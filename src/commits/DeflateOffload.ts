@@ -244,9 +244,12 @@ export class DeflateOffload<S extends DeflateSlot = DeflateSlot> {
     worker.unref(); // a writer dropped without a flush never keeps the process alive
     const thread: DeflateThread = { worker, shared, replies: port1, owner: null, exited: false };
     const lost = (err: Error) => {
-      // Its offload fails (not one stopped before it came up); a parked one is never handed out.
+      // Its offload fails; a parked one is dropped, never handed out.
       if (thread.owner) thread.owner(err);
-      else if (parked?.thread === thread) unpark()!.replies.close();
+      else if (parked?.thread === thread) {
+        unpark();
+        thread.replies.close();
+      }
     };
     worker.on('error', lost);
     worker.on('exit', (code) => {

@@ -189,6 +189,33 @@ test('a worker that fails reports its own error, not only that it exited', async
   inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
 });
 
+test('a parked worker that exits is dropped, not handed out: the next offload starts its own', async () => {
+  const post = Worker.prototype.postMessage;
+  let used: Worker | undefined;
+  Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: readonly never[]) {
+    used = this;
+    return post.call(this, message, transfer);
+  };
+  const first = new DeflateOffload();
+  try {
+    await startWorker(first);
+    first.add({ deflated: EMPTY }, Buffer.alloc(2 << 20, 7)); // one more full batch: posted to the worker
+  } finally {
+    Worker.prototype.postMessage = post;
+  }
+  await first.drain();
+  assert.ok(deflateWorkerParked());
+  assert.ok(used, 'a batch went to the worker');
+  await used!.terminate(); // its exit event comes while it is parked
+  assert.not.ok(deflateWorkerParked(), 'dropped');
+  const next = new DeflateOffload();
+  const inputs = contents(3000);
+  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => next.add(slots[i]!, content));
+  await next.drain();
+  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+});
+
 test('a pack discarded while its batches are out leaves none of their replies to the next offload', async () => {
   for (let round = 0; round < 3; round++) {
     const dropped = new DeflateOffload();
