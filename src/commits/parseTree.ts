@@ -78,7 +78,10 @@ export function findTreeEntries(
     let name: string | undefined;
     if (few) {
       for (const [spelled, asked] of few)
-        if (spelled.length === nul - space - 1 && text.startsWith(spelled, space + 1)) name = asked;
+        if (spelled.length === nul - space - 1 && text.startsWith(spelled, space + 1)) {
+          name = asked;
+          break;
+        }
     } else name = wanted.get(text.slice(space + 1, nul));
     if (name !== undefined)
       entries.set(name, {

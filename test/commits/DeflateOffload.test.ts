@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFLATE } from '../../src/commits/buildPack.ts';
+import { runProgram } from '../helpers/runProgram.ts';
 import { DeflateOffload, deflateWorkerParked, type DeflateSlot } from '../../src/commits/DeflateOffload.ts';
 
 const EMPTY = Buffer.alloc(0);
@@ -26,6 +25,12 @@ function contents(count: number): Uint8Array[] {
   }
   return out;
 }
+
+/** An ES module run by a node of its own (a crash there is its exit code, not this runner's): what it printed. */
+const runScript = (script: string) =>
+  runProgram(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+  });
 
 /** Adds contents until the first batch is full (the worker starts), then waits for the worker to be up. */
 async function startWorker(offload: DeflateOffload): Promise<DeflateSlot[]> {
@@ -244,16 +249,8 @@ test('discarding packs while a worker compresses them never ends it inside zlib:
     }
     process.stdout.write('lived\\n');
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const [code, signal] = await once(child, 'exit');
-  assert.equal({ out, code, signal }, { out: 'lived\n', code: 0, signal: null });
+  const { code, stdout } = await runScript(script);
+  assert.equal({ stdout, code }, { stdout: 'lived\n', code: 0 });
 });
 
 test('a kept worker does not keep the process alive: it exits as soon as its work is done', async () => {
@@ -265,16 +262,8 @@ test('a kept worker does not keep the process alive: it exits as soon as its wor
     await offload.drain();
     process.stdout.write(deflateWorkerParked() ? 'parked\\n' : 'not parked\\n');
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const [code] = await once(child, 'exit');
-  assert.is(out, 'parked\n');
+  const { code, stdout } = await runScript(script);
+  assert.is(stdout, 'parked\n');
   assert.is(code, 0);
 });
 
