@@ -26,6 +26,15 @@ function contents(count: number): Uint8Array[] {
   return out;
 }
 
+/** `count` manifest-like contents through `offload`, drained: each object gets the bytes deflateSync gives here. */
+async function deflatesAsHere(offload: DeflateOffload, count = 3000): Promise<void> {
+  const inputs = contents(count);
+  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
+  inputs.forEach((content, i) => offload.add(slots[i]!, content));
+  await offload.drain();
+  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`));
+}
+
 /** An ES module run by a node of its own (a crash there is its exit code, not this runner's): what it printed. */
 const runScript = (script: string) =>
   runProgram(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -186,12 +195,7 @@ test('a worker that fails reports its own error, not only that it exited', async
     Worker.prototype.postMessage = post;
   }
   assert.not.ok(deflateWorkerParked(), 'a failed worker is not kept');
-  const after = new DeflateOffload();
-  const inputs = contents(3000);
-  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
-  inputs.forEach((content, i) => after.add(slots[i]!, content));
-  await after.drain();
-  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+  await deflatesAsHere(new DeflateOffload());
 });
 
 test('a parked worker that exits is dropped, not handed out: the next offload starts its own', async () => {
@@ -213,12 +217,7 @@ test('a parked worker that exits is dropped, not handed out: the next offload st
   assert.ok(used, 'a batch went to the worker');
   await used!.terminate(); // its exit event comes while it is parked
   assert.not.ok(deflateWorkerParked(), 'dropped');
-  const next = new DeflateOffload();
-  const inputs = contents(3000);
-  const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
-  inputs.forEach((content, i) => next.add(slots[i]!, content));
-  await next.drain();
-  inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE))));
+  await deflatesAsHere(new DeflateOffload());
 });
 
 test('a pack discarded while its batches are out leaves none of their replies to the next offload', async () => {
@@ -227,12 +226,7 @@ test('a pack discarded while its batches are out leaves none of their replies to
     await startWorker(dropped);
     contents(3000).forEach((content) => dropped.add({ deflated: EMPTY }, content));
     await dropped.discard();
-    const next = new DeflateOffload();
-    const inputs = contents(3000);
-    const slots: DeflateSlot[] = inputs.map(() => ({ deflated: EMPTY }));
-    inputs.forEach((content, i) => next.add(slots[i]!, content));
-    await next.drain();
-    inputs.forEach((content, i) => assert.ok(slots[i]!.deflated.equals(deflateSync(content, DEFLATE)), `object ${i}`));
+    await deflatesAsHere(new DeflateOffload());
   }
 });
 
